@@ -1,0 +1,52 @@
+# wp-panel-nettune: build, test, package.
+# make              build build/wp-panel-nettune
+# make check        every test: unit, sanitizers, network namespace, Debian 13 VM
+# make deb          the Debian 13 package, built and linted in a trixie chroot
+# make install      install into $(DESTDIR)$(PREFIX)
+
+VERSION = 0.1.0
+PREFIX = /usr/local
+SBINDIR = $(PREFIX)/sbin
+MANDIR = $(PREFIX)/share/man
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 \
+	-Wstrict-prototypes -Wmissing-prototypes -D_GNU_SOURCE -DVERSION='"$(VERSION)"'
+KMOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
+KMOD_LIBS := $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null || echo -lkmod)
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+
+B = build
+LIB_SRC = src/util.c src/log.c src/sysctl.c src/sysctld.c src/state.c src/modload.c \
+	src/sysinfo.c src/profile.c src/render.c src/qdisc.c src/apply.c src/status.c
+PROG_SRC = src/main.c
+
+all: $(B)/wp-panel-nettune
+
+$(B)/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(KMOD_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/wp-panel-nettune: $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC) $(PROG_SRC))
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS)
+
+include tests/tests.mk
+
+install: $(B)/wp-panel-nettune
+	install -D -m 0755 $(B)/wp-panel-nettune $(DESTDIR)$(SBINDIR)/wp-panel-nettune
+	install -D -m 0644 man/wp-panel-nettune.8 $(DESTDIR)$(MANDIR)/man8/wp-panel-nettune.8
+
+deb:
+	tools/make-deb
+
+clean:
+	rm -rf $(B)
+
+format:
+	clang-format -i src/*.c src/*.h tests/*.c tests/*.h
+
+.PHONY: all install deb clean format
+
+-include $(wildcard $(B)/*.d $(B)/*/*.d)

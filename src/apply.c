@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* apply and revert: the running kernel against the installed fragments and
+ * the record of originals. Per-key failures follow systemd-sysctl: a refusal
+ * is quiet, a missing key a warning, anything else an error after every key
+ * has been tried. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "nettune.h"
+#include "render.h"
+#include "state.h"
+#include "sysctld.h"
+
+/* Containers and chroots share or fake the kernel: changing it from inside
+ * would tune someone else's machine, or the build host. */
+bool kernel_off_limits(const struct context *ctx, const struct sysinfo *info)
+{
+	if (info->environment == ENVIRONMENT_CONTAINER) {
+		printf("In a container (%s): leaving the kernel alone.\n",
+		       info->container[0] ? info->container : "unknown");
+		return true;
+	}
+	if (info->environment == ENVIRONMENT_CHROOT) {
+		printf("In a chroot: leaving the running kernel alone.\n");
+		return true;
+	}
+	if (!info->net_writable) {
+		printf("%s/proc/sys/net is read-only: leaving the kernel alone.\n",
+		       ctx->root);
+		return true;
+	}
+	return false;
+}
+
+int detect_or_log(const struct context *ctx, struct sysinfo *ret_info)
+{
+	const char *failed = NULL;
+	int r;
+
+	r = sysinfo_detect(ctx->root, ret_info, &failed);
+	if (r < 0)
+		log_error("cannot read %s%s: %s", ctx->root, failed ? failed : "",
+			  strerror(-r));
+	return r;
+}
+
+/* Writes back the original of one recorded key if the live value is still
+ * ours. Returns 0 when the record is settled, -errno when it should stay. */
+static int revert_record(const struct context *ctx, const struct record *rec)
+{
+	char live[VALUE_MAX + 1];
+	int r;
+
+	r = sysctl_read(ctx->root, rec->key, live, sizeof(live));
+	if (r == -ENOENT) {
+		log_warning("%s is gone from this kernel, ignoring", rec->key);
+		return 0;
+	}
+	if (r < 0) {
+		log_error("cannot read %s: %s", rec->key, strerror(-r));
+		return r;
+	}
+	if (strcmp(live, rec->applied) != 0) {
+		if (strcmp(live, rec->original) != 0)
+			log_warning(
+				"%s is now %s, changed since it was set to %s; leaving it",
+				rec->key, live, rec->applied);
+		return 0;
+	}
+	if (strcmp(live, rec->original) == 0)
+		return 0;
+	if (ctx->dry_run) {
+		printf("would restore %s = %s (now %s)\n", rec->key, rec->original, live);
+		return 0;
+	}
+	r = sysctl_write(ctx->root, rec->key, rec->original);
+	if (r < 0) {
+		log_error("cannot restore %s to %s: %s", rec->key, rec->original,
+			  strerror(-r));
+		return r;
+	}
+	printf("restored %s = %s\n", rec->key, rec->original);
+	return 0;
+}
+
+static int load_state_or_log(const struct context *ctx, struct state *ret)
+{
+	unsigned line = 0;
+	int r;
+
+	r = state_load(ctx->root, ret, &line);
+	if (r == -EBADMSG)
+		log_error(
+			"%s%s:%u: corrupt record, not using it; move it aside to start anew",
+			ctx->root, STATE_FILE, line);
+	else if (r < 0)
+		log_error("cannot read %s%s: %s", ctx->root, STATE_FILE, strerror(-r));
+	return r;
+}
+
+static int save_state(const struct context *ctx, const struct state *state)
+{
+	int r = 0;
+
+	if (ctx->dry_run)
+		return 0;
+	r = state->n > 0 ? state_save(ctx->root, state) : state_remove_file(ctx->root);
+	if (r < 0)
+		log_error("cannot write %s%s: %s", ctx->root, STATE_FILE, strerror(-r));
+	return r;
+}
+
+static int load_modules(const struct context *ctx, const struct sysinfo *info)
+{
+	bool insert = ctx->root[0] == '\0' && !ctx->dry_run;
+	struct modules modules;
+	unsigned line = 0;
+	int r, ret = 0;
+
+	r = modules_parse_file(ctx->root, FRAGMENT_MODULES, &modules, &line);
+	if (r == -ENOENT)
+		return 0;
+	if (r < 0) {
+		log_error("%s%s:%u: %s", ctx->root, FRAGMENT_MODULES, line,
+			  r == -EINVAL ? "not a module name" : strerror(-r));
+		return r;
+	}
+	for (size_t i = 0; i < modules.n; i++) {
+		const char *name = modules.names[i];
+		enum modresult result;
+
+		r = modload_ensure(ctx->root, info->release, name, insert, &result);
+		if (r < 0) {
+			if (sysctl_error_is_refusal(r))
+				log_warning("not allowed to load %s, ignoring", name);
+			else
+				log_error("cannot load module %s: %s", name, strerror(-r));
+			ret = ret ?: r;
+			continue;
+		}
+		switch (result) {
+		case MODRESULT_PRESENT:
+			break;
+		case MODRESULT_INSERTED:
+			printf("loaded module %s\n", name);
+			break;
+		case MODRESULT_WOULD_INSERT:
+			printf("would load module %s\n", name);
+			break;
+		case MODRESULT_BLACKLISTED:
+			log_warning("%s is blacklisted in modprobe.d, not loading it",
+				    name);
+			break;
+		case MODRESULT_NOT_FOUND:
+			log_warning("module %s not found, ignoring", name);
+			break;
+		}
+	}
+	return sysctl_error_is_refusal(ret) ? 0 : ret;
+}
+
+/* Sets one key of the fragment. Returns 1 when the kernel already had the
+ * value, 0 when written or skipped, -errno on a real failure. */
+static int apply_one(const struct context *ctx, const struct assignment *a,
+		     struct state *state)
+{
+	char live[VALUE_MAX + 1];
+	struct record *rec;
+	bool added = false;
+	int r;
+
+	r = sysctl_read(ctx->root, a->key, live, sizeof(live));
+	if (r == -ENOENT) {
+		if (a->ignore_failure)
+			log_debug("%s is absent here, skipping", a->key);
+		else
+			log_warning("%s is not in this kernel or namespace, ignoring",
+				    a->key);
+		return 0;
+	}
+	if (r < 0) {
+		log_error("cannot read %s: %s", a->key, strerror(-r));
+		return r;
+	}
+	if (strcmp(live, a->value) == 0)
+		return 1;
+	if (ctx->dry_run) {
+		printf("would set %s = %s (now %s)\n", a->key, a->value, live);
+		return 0;
+	}
+
+	/* The original is on disk before the kernel changes, so a crash here
+	 * leaves a record revert can use. A second apply keeps it. */
+	rec = state_find(state, a->key);
+	if (!rec) {
+		r = state_add(state, a->key, live, a->value);
+		if (r == 0)
+			r = save_state(ctx, state);
+		if (r < 0)
+			return r;
+		rec = state_find(state, a->key);
+		added = true;
+	} else if (strcmp(rec->applied, a->value) != 0) {
+		snprintf(rec->applied, sizeof(rec->applied), "%s", a->value);
+		r = save_state(ctx, state);
+		if (r < 0)
+			return r;
+	}
+
+	r = sysctl_write(ctx->root, a->key, a->value);
+	if (r == 0) {
+		printf("set %s = %s (was %s)\n", a->key, a->value, live);
+		return 0;
+	}
+	if (added)
+		state_drop(state, (size_t)(rec - state->items));
+	if (sysctl_error_is_refusal(r)) {
+		log_debug("not allowed to set %s, skipping", a->key);
+		return 0;
+	}
+	if (r == -ENOENT) {
+		if (!a->ignore_failure)
+			log_warning("%s is not in this kernel or namespace, ignoring",
+				    a->key);
+		return 0;
+	}
+	log_error("cannot set %s to %s: %s", a->key, a->value, strerror(-r));
+	return r;
+}
+
+static bool in_fragment(const struct assignments *fragment, const char *key)
+{
+	for (size_t i = 0; i < fragment->n; i++)
+		if (strcmp(fragment->items[i].key, key) == 0)
+			return true;
+	return false;
+}
+
+/* Reverts every record whose key the fragment does not name (all of them
+ * without a fragment), dropping those settled; a record that could not be
+ * restored stays for another try. */
+static int revert_records(const struct context *ctx, struct state *state,
+			  const struct assignments *keep)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < state->n;) {
+		int r;
+
+		if (keep && in_fragment(keep, state->items[i].key)) {
+			i++;
+			continue;
+		}
+		r = revert_record(ctx, &state->items[i]);
+		if (r < 0) {
+			ret = ret ?: r;
+			i++;
+		} else {
+			state_drop(state, i);
+		}
+	}
+	return ret;
+}
+
+int command_apply(const struct context *ctx, int argc, char **argv)
+{
+	struct assignments fragment = { 0 };
+	struct state state = { 0 };
+	unsigned line = 0, unchanged = 0;
+	struct sysinfo info;
+	int r, ret = 0;
+
+	if (detect_or_log(ctx, &info) < 0)
+		return EXIT_FAILURE;
+	if (kernel_off_limits(ctx, &info))
+		return EXIT_SUCCESS;
+
+	/* Everything is read and checked before anything changes. */
+	r = sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, true, &fragment, &line);
+	if (r == -ENOENT) {
+		printf("%s%s is missing: nothing to set.\n", ctx->root, FRAGMENT_SYSCTL);
+	} else if (r < 0) {
+		log_error("%s%s:%u: %s", ctx->root, FRAGMENT_SYSCTL, line,
+			  r == -EINVAL	? "not a valid key = value line" :
+			  r == -E2BIG	? "line too long" :
+			  r == -EBADMSG ? "not an assignment" :
+					  strerror(-r));
+		return EXIT_FAILURE;
+	}
+	if (load_state_or_log(ctx, &state) < 0) {
+		assignments_free(&fragment);
+		return EXIT_FAILURE;
+	}
+
+	ret = load_modules(ctx, &info);
+	for (size_t i = 0; i < fragment.n; i++) {
+		r = apply_one(ctx, &fragment.items[i], &state);
+		if (r == 1)
+			unchanged++;
+		else if (r < 0)
+			ret = ret ?: r;
+	}
+
+	/* A key we set that the fragment no longer has (bbr after a switch to
+	 * cubic) goes back to what it was before. */
+	r = revert_records(ctx, &state, &fragment);
+	ret = ret ?: r;
+	r = save_state(ctx, &state);
+	ret = ret ?: r;
+	if (unchanged == fragment.n && fragment.n > 0)
+		printf("All %zu keys already in effect.\n", fragment.n);
+
+	assignments_free(&fragment);
+	state_free(&state);
+	return ret < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+int command_revert(const struct context *ctx, int argc, char **argv)
+{
+	struct state state = { 0 };
+	struct sysinfo info;
+	int r, ret = 0;
+
+	if (detect_or_log(ctx, &info) < 0)
+		return EXIT_FAILURE;
+	if (kernel_off_limits(ctx, &info))
+		return EXIT_SUCCESS;
+	if (load_state_or_log(ctx, &state) < 0)
+		return EXIT_FAILURE;
+	if (state.n == 0)
+		printf("Nothing recorded: nothing to revert.\n");
+
+	ret = revert_records(ctx, &state, NULL);
+	r = save_state(ctx, &state);
+	ret = ret ?: r;
+	state_free(&state);
+	return ret < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The profile: one table of tunables, one function that evaluates it. Pure:
+ * detection results in, settings out. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "profile.h"
+#include "util.h"
+
+/* Each reason is written above its key in the rendered fragment. Kernel
+ * defaults in the floors are those of Debian 13's 6.12 kernel. */
+const struct tunable tunables[] = {
+	{ "net.core.default_qdisc", RULE_FQ, "fq", 0, SCOPE_GLOBAL,
+	  "fq gives BBR precise pacing; without it BBR falls back to one hrtimer per socket." },
+	{ "net.ipv4.tcp_congestion_control", RULE_BBR, "bbr", 0, SCOPE_NETNS,
+	  "BBR: on long, lossy links loss is not congestion, so do not back off on it." },
+	{ "net.core.somaxconn", RULE_FIXED, "65535", 0, SCOPE_NETNS,
+	  "Accept queue for bursts (nginx must ask for it too: listen ... backlog=)." },
+	{ "net.ipv4.tcp_max_syn_backlog", RULE_FIXED, "8192", 0, SCOPE_NETNS,
+	  "SYN queue for bursts; the kernel sizes it by memory (128 on 1 GiB)." },
+	{ "net.core.netdev_max_backlog", RULE_FIXED, "16384", 0, SCOPE_GLOBAL,
+	  "NIC receive backlog per CPU, for bursts of incoming packets." },
+	{ "net.core.rmem_max", RULE_BUFFER_MAX, NULL, 212992, SCOPE_GLOBAL,
+	  "Ceiling for SO_RCVBUF: lets a server ask for a buffer that fills a long fat pipe." },
+	{ "net.core.wmem_max", RULE_BUFFER_MAX, NULL, 212992, SCOPE_GLOBAL,
+	  "Ceiling for SO_SNDBUF, the send side of the same." },
+	{ "net.ipv4.tcp_rmem", RULE_BUFFER_VECTOR, "4096 131072", 6291456, SCOPE_NETNS,
+	  "Let receive autotuning grow a buffer to the bandwidth-delay product." },
+	{ "net.ipv4.tcp_wmem", RULE_BUFFER_VECTOR, "4096 16384", 4194304, SCOPE_NETNS,
+	  "Let send autotuning grow a buffer to the bandwidth-delay product." },
+	{ "net.ipv4.tcp_tw_reuse", RULE_FIXED, "1", 0, SCOPE_NETNS,
+	  "Reuse TIME-WAIT sockets for outgoing connections (PHP to database and cache)." },
+	{ "net.ipv4.tcp_fin_timeout", RULE_FIXED, "15", 0, SCOPE_NETNS,
+	  "Reclaim FIN-WAIT-2 sockets after 15 s instead of 60." },
+	{ "net.ipv4.ip_local_port_range", RULE_FIXED, "10240 65535", 0, SCOPE_NETNS,
+	  "More ephemeral ports, none below 10240: 3306, 6379, 9000 stay free for their servers." },
+	{ "net.ipv4.tcp_keepalive_time", RULE_FIXED, "300", 0, SCOPE_NETNS,
+	  "Probe an idle connection after 5 minutes, not 2 hours." },
+	{ "net.ipv4.tcp_keepalive_intvl", RULE_FIXED, "30", 0, SCOPE_NETNS,
+	  "Then every 30 s." },
+	{ "net.ipv4.tcp_keepalive_probes", RULE_FIXED, "5", 0, SCOPE_NETNS,
+	  "And drop it after 5 unanswered probes." },
+	{ "net.ipv4.tcp_syncookies", RULE_FIXED, "1", 0, SCOPE_NETNS,
+	  "SYN-flood defence (the default; undoes older scripts that turned it off)." },
+	{ "net.ipv4.tcp_sack", RULE_FIXED, "1", 0, SCOPE_NETNS,
+	  "Selective ACK: recover several losses in one round trip (the default)." },
+	{ "net.ipv4.tcp_timestamps", RULE_FIXED, "1", 0, SCOPE_NETNS,
+	  "Timestamps: RTT measurement and PAWS, needed by tcp_tw_reuse (the default)." },
+	{ "net.ipv4.tcp_slow_start_after_idle", RULE_FIXED, "0", 0, SCOPE_NETNS,
+	  "Keep-alive connections keep their window across idle gaps." },
+	{ "net.ipv4.tcp_notsent_lowat", RULE_FIXED, "16384", 0, SCOPE_NETNS,
+	  "Park less unsent data in the send queue: lower latency with BBR and HTTP/2." },
+};
+const size_t n_tunables = ELEMENTSOF(tunables);
+
+static const char *const congestion_names[] = {
+	[CONGESTION_AUTO] = "auto",
+	[CONGESTION_BBR] = "bbr",
+	[CONGESTION_CUBIC] = "cubic",
+};
+
+int congestion_from_string(const char *s, enum congestion *ret)
+{
+	for (size_t i = 0; i < ELEMENTSOF(congestion_names); i++)
+		if (strcmp(s, congestion_names[i]) == 0) {
+			*ret = (enum congestion)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *congestion_to_string(enum congestion congestion)
+{
+	return congestion_names[congestion];
+}
+
+/* MemTotal leaves out what the kernel reserves for itself, so a "1 GiB"
+ * machine shows about 960 MiB. Rounding up to 128 MiB gives the size the
+ * machine was sold with, and buffer maxima that are round numbers. */
+uint64_t nominal_memory_mib(uint64_t mem_kib)
+{
+	return (mem_kib + 128 * 1024 - 1) / (128 * 1024) * 128;
+}
+
+static const char *decide_bbr(const struct sysinfo *info, enum congestion choice,
+			      bool *ret_bbr)
+{
+	*ret_bbr = false;
+	switch (choice) {
+	case CONGESTION_CUBIC:
+		return "cubic chosen, the kernel default stays";
+	case CONGESTION_BBR:
+		if (!modstate_usable(info->bbr))
+			return info->bbr == MODSTATE_BLACKLISTED ?
+				       "bbr chosen, but tcp_bbr is blacklisted: the kernel default stays" :
+				       "bbr chosen, but this kernel has no tcp_bbr: the kernel default stays";
+		*ret_bbr = true;
+		return "bbr chosen";
+	case CONGESTION_AUTO:
+		break;
+	}
+	if (info->cpus < 2)
+		return "auto: 1 CPU, where BBR's pacing competes with the rest; the kernel default stays";
+	if (info->bbr == MODSTATE_BLACKLISTED)
+		return "auto: tcp_bbr is blacklisted, the kernel default stays";
+	if (!modstate_usable(info->bbr))
+		return "auto: this kernel has no tcp_bbr, the kernel default stays";
+	*ret_bbr = true;
+	return "auto: 2 or more CPUs and BBR available";
+}
+
+void profile_compute(const struct sysinfo *info, enum congestion choice,
+		     struct profile *ret_profile)
+{
+	struct profile p = {
+		.choice = choice,
+		.cpus = info->cpus,
+		.mem_mib = nominal_memory_mib(info->mem_kib),
+	};
+	uint64_t by_memory;
+
+	p.why = decide_bbr(info, choice, &p.bbr);
+	p.fq = p.bbr && modstate_usable(info->fq);
+	if (p.bbr && (info->bbr == MODSTATE_MODULE || info->bbr == MODSTATE_LOADED))
+		p.module = "tcp_bbr";
+
+	by_memory = p.mem_mib * (1u << 20) / 64;
+	p.buffer_max = by_memory < BUFFER_CEILING ? by_memory : BUFFER_CEILING;
+
+	for (size_t i = 0; i < n_tunables; i++) {
+		const struct tunable *t = &tunables[i];
+		struct setting *s = &p.settings[p.n_settings];
+		uint64_t max = p.buffer_max > t->floor ? p.buffer_max : t->floor;
+
+		switch (t->rule) {
+		case RULE_BBR:
+			if (!p.bbr)
+				continue;
+			snprintf(s->value, sizeof(s->value), "%s", t->value);
+			break;
+		case RULE_FQ:
+			if (!p.fq)
+				continue;
+			snprintf(s->value, sizeof(s->value), "%s", t->value);
+			break;
+		case RULE_FIXED:
+			snprintf(s->value, sizeof(s->value), "%s", t->value);
+			break;
+		case RULE_BUFFER_MAX:
+			snprintf(s->value, sizeof(s->value), "%" PRIu64, max);
+			break;
+		case RULE_BUFFER_VECTOR:
+			snprintf(s->value, sizeof(s->value), "%s %" PRIu64, t->value, max);
+			break;
+		}
+		s->key = t->key;
+		s->optional = t->scope == SCOPE_GLOBAL;
+		s->reason = t->reason;
+		p.n_settings++;
+	}
+	*ret_profile = p;
+}

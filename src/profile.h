@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sysinfo.h"
+
+enum congestion {
+	CONGESTION_AUTO,
+	CONGESTION_BBR,
+	CONGESTION_CUBIC,
+};
+
+enum rule {
+	RULE_FIXED, /* always this value */
+	RULE_BBR, /* only when BBR is chosen */
+	RULE_FQ, /* only when BBR is chosen and fq is available */
+	RULE_BUFFER_MAX, /* the buffer maximum */
+	RULE_BUFFER_VECTOR, /* "min default" followed by the buffer maximum */
+};
+
+enum scope {
+	SCOPE_NETNS, /* per network namespace: present in containers */
+	SCOPE_GLOBAL, /* initial namespace only: absent or read-only in containers */
+};
+
+struct tunable {
+	const char *key;
+	enum rule rule;
+	const char *value;
+	uint64_t floor; /* buffer rules: never below the kernel's default */
+	enum scope scope;
+	const char *reason;
+};
+
+#define BUFFER_CEILING (16u << 20)
+#define SETTINGS_MAX 32
+
+struct setting {
+	const char *key;
+	char value[64];
+	bool optional;
+	const char *reason;
+};
+
+struct profile {
+	enum congestion choice;
+	bool bbr;
+	bool fq;
+	const char *why;
+	unsigned cpus;
+	uint64_t mem_mib;
+	uint64_t buffer_max;
+	size_t n_settings;
+	struct setting settings[SETTINGS_MAX];
+	const char *module; /* for modules-load.d, or NULL */
+};
+
+extern const struct tunable tunables[];
+extern const size_t n_tunables;
+
+int congestion_from_string(const char *s, enum congestion *ret);
+const char *congestion_to_string(enum congestion congestion);
+uint64_t nominal_memory_mib(uint64_t mem_kib);
+void profile_compute(const struct sysinfo *info, enum congestion choice,
+		     struct profile *ret_profile);

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* status: per key, what our fragment wants, what the kernel has, and which
+ * file sets it at boot; then the module, the qdiscs, and whether the machine
+ * still is the one the fragment was made for. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "nettune.h"
+#include "qdisc.h"
+#include "render.h"
+#include "sysctld.h"
+
+#define LINKS_MAX 64
+
+/* The CPU count the fragment was rendered for, from its marker line. */
+static int fragment_cpus(const char *root, unsigned *ret_cpus)
+{
+	char path[PATH_MAX_LEN], line[LINE_MAX_LEN];
+	unsigned cpus;
+	int r = -ENOENT;
+	FILE *f;
+
+	if (root_path(path, sizeof(path), root, FRAGMENT_SYSCTL) < 0)
+		return -ENAMETOOLONG;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (startswith(line, MARKER) &&
+		    sscanf(line + strlen(MARKER), " cpus=%u", &cpus) == 1) {
+			*ret_cpus = cpus;
+			r = 0;
+			break;
+		}
+	fclose(f);
+	return r;
+}
+
+/* Prints one key's line; returns true when it is not in effect. */
+static bool status_key(const struct context *ctx, const struct assignment *a,
+		       const struct assignments *all)
+{
+	const struct assignment *winner = sysctld_winner(all, a->key);
+	char live[VALUE_MAX + 1];
+	const char *note = "";
+	bool bad = false;
+	int r;
+
+	r = sysctl_read(ctx->root, a->key, live, sizeof(live));
+	if (r < 0)
+		snprintf(live, sizeof(live), "%s",
+			 r == -ENOENT ? "(absent)" : "(unreadable)");
+
+	if (winner && winner->value[0] && strcmp(winner->value, a->value) != 0) {
+		note = "  OVERRIDDEN";
+		bad = true;
+	} else if (r == -ENOENT && a->ignore_failure) {
+		note = "  (not in this namespace)";
+	} else if (r < 0 || strcmp(live, a->value) != 0) {
+		note = "  DRIFT";
+		bad = true;
+	}
+	printf("%-34s %-21s %-21s %s%s\n", a->key, a->value, live,
+	       winner ? winner->file : "(none)", note);
+	return bad;
+}
+
+static void status_qdiscs(const struct context *ctx, bool want_fq)
+{
+	struct qdisc_link links[LINKS_MAX];
+	bool stale = false;
+	size_t n;
+	int r;
+
+	if (ctx->root[0] != '\0') {
+		printf("qdiscs: not queried under --root\n");
+		return;
+	}
+	r = qdisc_list(links, LINKS_MAX, &n);
+	if (r < 0) {
+		printf("qdiscs: cannot list them: %s\n", strerror(-r));
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		bool fq = strcmp(links[i].root, "fq") == 0;
+
+		printf("qdisc %s: %s", links[i].ifname,
+		       links[i].root[0] ? links[i].root : "?");
+		for (size_t j = 0; j < links[i].n_leaves; j++) {
+			printf("%s%s", j == 0 ? ", leaves " : " ", links[i].leaves[j]);
+			fq = fq || strcmp(links[i].leaves[j], "fq") == 0;
+		}
+		printf("\n");
+		if (want_fq && !fq && strcmp(links[i].ifname, "lo") != 0 &&
+		    strcmp(links[i].root, "noqueue") != 0)
+			stale = true;
+	}
+	if (stale)
+		printf("note: default_qdisc fq reaches an interface when it is created; the ones\n"
+		       "      above keep their qdisc until the next boot (BBR paces itself meanwhile).\n");
+}
+
+int command_status(const struct context *ctx, int argc, char **argv)
+{
+	struct assignments fragment = { 0 }, all = { 0 };
+	struct modules modules = { 0 };
+	unsigned line = 0, cpus = 0;
+	bool bad = false, want_fq = false;
+	struct sysinfo info;
+	int r;
+
+	if (detect_or_log(ctx, &info) < 0)
+		return EXIT_FAILURE;
+	r = sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, true, &fragment, &line);
+	if (r == -ENOENT) {
+		printf("%s%s is missing: the machine is not tuned.\n", ctx->root,
+		       FRAGMENT_SYSCTL);
+		return EXIT_DRIFT;
+	}
+	if (r < 0) {
+		log_error("%s%s:%u: not a valid key = value line", ctx->root,
+			  FRAGMENT_SYSCTL, line);
+		return EXIT_FAILURE;
+	}
+	r = sysctld_load_all(ctx->root, &all);
+	if (r < 0) {
+		log_error("cannot read sysctl.d: %s", strerror(-r));
+		assignments_free(&fragment);
+		return EXIT_FAILURE;
+	}
+
+	if (info.environment != ENVIRONMENT_HOST)
+		printf("environment: %s%s%s%s: the package leaves this kernel alone\n",
+		       environment_to_string(info.environment),
+		       info.container[0] ? " (" : "", info.container,
+		       info.container[0] ? ")" : "");
+	printf("%-34s %-21s %-21s %s\n", "KEY", "WANTED", "LIVE", "SET AT BOOT BY");
+	for (size_t i = 0; i < fragment.n; i++) {
+		bad |= status_key(ctx, &fragment.items[i], &all);
+		if (strcmp(fragment.items[i].key, "net.core.default_qdisc") == 0 &&
+		    strcmp(fragment.items[i].value, "fq") == 0)
+			want_fq = true;
+	}
+
+	printf("\ntcp_bbr: %s\n", modstate_to_string(info.bbr));
+	if (modules_parse_file(ctx->root, FRAGMENT_MODULES, &modules, &line) == 0)
+		for (size_t i = 0; i < modules.n; i++)
+			if (strcmp(modules.names[i], "tcp_bbr") == 0 &&
+			    !modstate_usable(info.bbr)) {
+				printf("tcp_bbr is listed in %s but cannot be loaded\n",
+				       FRAGMENT_MODULES);
+				bad = true;
+			}
+	status_qdiscs(ctx, want_fq);
+
+	if (fragment_cpus(ctx->root, &cpus) == 0 && cpus != info.cpus)
+		printf("warning: the fragment was made for %u CPU%s, this machine has %u now:\n"
+		       "         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n",
+		       cpus, cpus == 1 ? "" : "s", info.cpus);
+	printf("\n%s\n", bad ? "Not all in effect (exit 3)." : "All in effect.");
+
+	assignments_free(&fragment);
+	assignments_free(&all);
+	return bad ? EXIT_DRIFT : EXIT_SUCCESS;
+}

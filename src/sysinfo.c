@@ -1,0 +1,299 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Detection: fills a struct sysinfo from /proc, /sys and the module directory
+ * under the root. Nothing here decides anything. */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "sysinfo.h"
+#include "util.h"
+
+#define CPU_ONLINE "/sys/devices/system/cpu/online"
+
+const char *environment_to_string(enum environment environment)
+{
+	switch (environment) {
+	case ENVIRONMENT_CONTAINER:
+		return "container";
+	case ENVIRONMENT_CHROOT:
+		return "chroot";
+	case ENVIRONMENT_HOST:
+		break;
+	}
+	return "host";
+}
+
+/* Walks a kernel CPU list ("0-3,8,10-11"), calling back for each CPU. */
+static int cpu_list_parse(const char *list, void (*fn)(unsigned cpu, void *data),
+			  void *data)
+{
+	char buf[LINE_MAX_LEN], *save = NULL;
+
+	if (strlen(list) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, list);
+	for (char *item = strtok_r(buf, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		uint64_t first, last;
+		char *dash = strchr(item, '-');
+
+		item = strip(item);
+		if (dash) {
+			*dash = '\0';
+			if (parse_u64(strip(item), &first) < 0 ||
+			    parse_u64(strip(dash + 1), &last) < 0)
+				return -EINVAL;
+		} else if (parse_u64(item, &first) < 0) {
+			return -EINVAL;
+		} else {
+			last = first;
+		}
+		if (first > last || last >= 65536)
+			return -EINVAL;
+		for (uint64_t cpu = first; cpu <= last; cpu++)
+			fn((unsigned)cpu, data);
+	}
+	return 0;
+}
+
+static void count_one(unsigned cpu, void *data)
+{
+	(*(unsigned *)data)++;
+}
+
+int cpu_list_count(const char *list, unsigned *ret_count)
+{
+	unsigned count = 0;
+	int r;
+
+	r = cpu_list_parse(list, count_one, &count);
+	if (r < 0)
+		return r;
+	if (count == 0)
+		return -EINVAL;
+	*ret_count = count;
+	return 0;
+}
+
+struct affinity_count {
+	cpu_set_t *mask;
+	unsigned count;
+};
+
+static void count_allowed(unsigned cpu, void *data)
+{
+	struct affinity_count *c = data;
+
+	if (cpu < CPU_SETSIZE && CPU_ISSET(cpu, c->mask))
+		c->count++;
+}
+
+/* On the real root the usable CPUs are those this process may run on that are
+ * also online (a cgroup cpuset narrows the first); a --root tree only has the
+ * online list. */
+static int detect_cpus(const char *root, unsigned *ret_cpus)
+{
+	char path[PATH_MAX_LEN], online[LINE_MAX_LEN];
+	cpu_set_t mask;
+	int r;
+
+	r = root_path(path, sizeof(path), root, CPU_ONLINE);
+	if (r < 0)
+		return r;
+	r = read_line(path, online, sizeof(online));
+	if (r < 0)
+		return r;
+	if (root[0] == '\0' && sched_getaffinity(0, sizeof(mask), &mask) == 0) {
+		struct affinity_count c = { .mask = &mask };
+
+		r = cpu_list_parse(online, count_allowed, &c);
+		if (r < 0)
+			return r;
+		if (c.count > 0) {
+			*ret_cpus = c.count;
+			return 0;
+		}
+	}
+	return cpu_list_count(online, ret_cpus);
+}
+
+static int detect_memory(const char *root, uint64_t *ret_kib)
+{
+	char path[PATH_MAX_LEN], buf[16384];
+	const char *p;
+	uint64_t kib;
+	char num[32];
+	int r;
+
+	r = root_path(path, sizeof(path), root, "/proc/meminfo");
+	if (r < 0)
+		return r;
+	r = read_file(path, buf, sizeof(buf), NULL);
+	if (r < 0 && r != -EFBIG)
+		return r;
+	p = startswith(buf, "MemTotal:") ? buf : strstr(buf, "\nMemTotal:");
+	if (!p)
+		return -EBADMSG;
+	p = strchr(p, ':') + 1;
+	if (sscanf(p, " %31[0-9] kB", num) != 1 || parse_u64(num, &kib) < 0 || kib == 0)
+		return -EBADMSG;
+	*ret_kib = kib;
+	return 0;
+}
+
+static bool file_exists(const char *root, const char *path)
+{
+	char buf[PATH_MAX_LEN];
+
+	return root_path(buf, sizeof(buf), root, path) == 0 && access(buf, F_OK) == 0;
+}
+
+/* The checks of systemd-detect-virt --container that need no privileges
+ * beyond reading a few files. */
+static bool detect_container(const char *root, char *kind, size_t size)
+{
+	char path[PATH_MAX_LEN], buf[8192];
+	size_t len;
+
+	if (root_path(path, sizeof(path), root, "/run/systemd/container") == 0 &&
+	    read_line(path, kind, size) == 0 && kind[0] != '\0')
+		return true;
+	if (root_path(path, sizeof(path), root, "/proc/1/environ") == 0 &&
+	    read_file(path, buf, sizeof(buf), &len) == 0) {
+		for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
+			if (startswith(buf + i, "container=") && buf[i + 10] != '\0') {
+				snprintf(kind, size, "%s", buf + i + 10);
+				return true;
+			}
+	}
+	if (file_exists(root, "/.dockerenv")) {
+		snprintf(kind, size, "docker");
+		return true;
+	}
+	if (file_exists(root, "/run/.containerenv")) {
+		snprintf(kind, size, "podman");
+		return true;
+	}
+	if (file_exists(root, "/proc/vz") && !file_exists(root, "/proc/bc")) {
+		snprintf(kind, size, "openvz");
+		return true;
+	}
+	return false;
+}
+
+/* In a chroot, / is not the root directory of PID 1. When /proc/1/root cannot
+ * be read we cannot tell, and assume not. */
+static bool detect_chroot(const char *root)
+{
+	char top[PATH_MAX_LEN], init[PATH_MAX_LEN];
+	struct stat a, b;
+
+	if (root_path(top, sizeof(top), root, "/") < 0 ||
+	    root_path(init, sizeof(init), root, "/proc/1/root") < 0)
+		return false;
+	if (stat(top, &a) < 0 || stat(init, &b) < 0)
+		return false;
+	return a.st_dev != b.st_dev || a.st_ino != b.st_ino;
+}
+
+/* /proc/sys/net is read-only in most containers: either the mount is, or the
+ * files carry no write permission. */
+static bool detect_net_writable(const char *root)
+{
+	char path[PATH_MAX_LEN];
+	struct statvfs vfs;
+	struct stat st;
+
+	if (root_path(path, sizeof(path), root, "/proc/sys/net/ipv4/tcp_fin_timeout") < 0)
+		return false;
+	if (stat(path, &st) < 0 || !(st.st_mode & 0222))
+		return false;
+	if (statvfs(path, &vfs) == 0 && (vfs.f_flag & ST_RDONLY))
+		return false;
+	return access(path, W_OK) == 0;
+}
+
+static bool word_in_line(const char *root, const char *file, const char *word)
+{
+	char path[PATH_MAX_LEN], buf[LINE_MAX_LEN], *save = NULL;
+
+	if (root_path(path, sizeof(path), root, file) < 0 ||
+	    read_line(path, buf, sizeof(buf)) < 0)
+		return false;
+	for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		if (strcmp(w, word) == 0)
+			return true;
+	return false;
+}
+
+static bool module_live(const char *root, const char *name)
+{
+	char rel[PATH_MAX_LEN], path[PATH_MAX_LEN], state[32];
+
+	snprintf(rel, sizeof(rel), "/sys/module/%s/initstate", name);
+	return root_path(path, sizeof(path), root, rel) == 0 &&
+	       read_line(path, state, sizeof(state)) == 0 &&
+	       (strcmp(state, "live") == 0 || strcmp(state, "coming") == 0);
+}
+
+/* A module is LOADED when its sysfs initstate says so. Otherwise the module
+ * directory decides, except that a kernel may run with no module directory
+ * at all: then the kernel's own lists tell builtin from missing. */
+static enum modstate detect_module(const char *root, const char *release,
+				   const char *name, const char *list_file,
+				   const char *word)
+{
+	enum modstate state = MODSTATE_MISSING;
+
+	if (module_live(root, name))
+		return MODSTATE_LOADED;
+	if (word_in_line(root, list_file, word))
+		return MODSTATE_BUILTIN;
+	if (release[0] != '\0' && modload_query(root, release, name, &state) < 0)
+		state = MODSTATE_MISSING;
+	return state;
+}
+
+int sysinfo_detect(const char *root, struct sysinfo *ret_info, const char **ret_failed)
+{
+	struct sysinfo info = { 0 };
+	char path[PATH_MAX_LEN];
+	int r;
+
+	r = detect_cpus(root, &info.cpus);
+	if (r < 0) {
+		*ret_failed = CPU_ONLINE;
+		return r;
+	}
+	r = detect_memory(root, &info.mem_kib);
+	if (r < 0) {
+		*ret_failed = "/proc/meminfo";
+		return r;
+	}
+	r = root_path(path, sizeof(path), root, "/proc/sys/kernel/osrelease");
+	if (r == 0)
+		r = read_line(path, info.release, sizeof(info.release));
+	if (r < 0 || strchr(info.release, '/') || strstr(info.release, "..")) {
+		*ret_failed = "/proc/sys/kernel/osrelease";
+		return r < 0 ? r : -EBADMSG;
+	}
+
+	info.bbr = detect_module(root, info.release, "tcp_bbr",
+				 "/proc/sys/net/ipv4/tcp_available_congestion_control",
+				 "bbr");
+	info.fq = detect_module(root, info.release, "sch_fq",
+				"/proc/sys/net/core/default_qdisc", "fq");
+
+	if (detect_container(root, info.container, sizeof(info.container)))
+		info.environment = ENVIRONMENT_CONTAINER;
+	else if (detect_chroot(root))
+		info.environment = ENVIRONMENT_CHROOT;
+	info.net_writable = detect_net_writable(root);
+
+	*ret_info = info;
+	return 0;
+}

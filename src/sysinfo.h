@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "modload.h"
+
+enum environment {
+	ENVIRONMENT_HOST,
+	ENVIRONMENT_CONTAINER,
+	ENVIRONMENT_CHROOT,
+};
+
+/* What detection found; the profile is computed from this alone. */
+struct sysinfo {
+	unsigned cpus;
+	uint64_t mem_kib;
+	char release[128];
+	enum modstate bbr;
+	enum modstate fq;
+	enum environment environment;
+	char container[32];
+	bool net_writable;
+};
+
+int cpu_list_count(const char *list, unsigned *ret_count);
+const char *environment_to_string(enum environment environment);
+int sysinfo_detect(const char *root, struct sysinfo *ret_info, const char **ret_failed);

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define ELEMENTSOF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The longest value or line the helper accepts; the kernel's own sysctl
+ * values are far shorter. */
+#define VALUE_MAX 1024
+#define LINE_MAX_LEN 4096
+#define PATH_MAX_LEN 4096
+
+int root_path(char *buf, size_t size, const char *root, const char *path);
+
+int read_file(const char *path, char *buf, size_t size, size_t *ret_len);
+int read_line(const char *path, char *buf, size_t size);
+int write_file_atomic(const char *path, const char *data, size_t len, mode_t mode);
+int mkdir_parents(const char *path, mode_t mode);
+
+int parse_u64(const char *s, uint64_t *ret);
+void normalize_space(char *s);
+char *strip(char *s);
+bool startswith(const char *s, const char *prefix);
