@@ -12,7 +12,8 @@ MANDIR = $(PREFIX)/share/man
 CC ?= cc
 PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 \
+# Flags the code needs, kept apart so that a CFLAGS given to make adds to them.
+BASE_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow -Wformat=2 \
 	-Wstrict-prototypes -Wmissing-prototypes -D_GNU_SOURCE -DVERSION='"$(VERSION)"'
 KMOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
 KMOD_LIBS := $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null || echo -lkmod)
@@ -27,7 +28,7 @@ all: $(B)/wp-panel-nettune
 
 $(B)/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(KMOD_CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(CFLAGS) $(KMOD_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/wp-panel-nettune: $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC) $(PROG_SRC))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS)
@@ -48,5 +49,6 @@ format:
 	clang-format -i src/*.c src/*.h tests/*.c tests/*.h
 
 .PHONY: all install deb clean format
+.SECONDARY:
 
 -include $(wildcard $(B)/*.d $(B)/*/*.d)

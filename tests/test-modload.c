@@ -1,0 +1,258 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* modload.c against a wrapped libkmod (-Wl,--wrap): every answer libkmod can
+ * give, without a module directory or a kernel to insert into. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <libkmod.h>
+
+#include "modload.h"
+
+/* Opaque to us, so any distinct addresses will do. */
+static int fake_ctx, fake_list, fake_mod;
+#define CTX ((struct kmod_ctx *)&fake_ctx)
+#define LIST ((struct kmod_list *)&fake_list)
+#define MOD ((struct kmod_module *)&fake_mod)
+
+struct kmod_ctx *__wrap_kmod_new(const char *dirname, const char *const *config_paths);
+struct kmod_ctx *__wrap_kmod_new(const char *dirname, const char *const *config_paths)
+{
+	return CTX;
+}
+
+struct kmod_ctx *__wrap_kmod_unref(struct kmod_ctx *ctx);
+struct kmod_ctx *__wrap_kmod_unref(struct kmod_ctx *ctx)
+{
+	return NULL;
+}
+
+void __wrap_kmod_set_log_fn(struct kmod_ctx *ctx, void *fn, const void *data);
+void __wrap_kmod_set_log_fn(struct kmod_ctx *ctx, void *fn, const void *data)
+{
+}
+
+/* The lookup answers "found" or "not found" as the test says. */
+int __wrap_kmod_module_new_from_lookup(struct kmod_ctx *ctx, const char *alias,
+				       struct kmod_list **list);
+int __wrap_kmod_module_new_from_lookup(struct kmod_ctx *ctx, const char *alias,
+				       struct kmod_list **list)
+{
+	*list = mock_type(int) ? LIST : NULL;
+	return 0;
+}
+
+/* A filter keeps the module (1) or filters it out (0). */
+int __wrap_kmod_module_apply_filter(const struct kmod_ctx *ctx,
+				    enum kmod_filter filter_type,
+				    const struct kmod_list *input,
+				    struct kmod_list **output);
+int __wrap_kmod_module_apply_filter(const struct kmod_ctx *ctx,
+				    enum kmod_filter filter_type,
+				    const struct kmod_list *input,
+				    struct kmod_list **output)
+{
+	check_expected(filter_type);
+	*output = mock_type(int) ? LIST : NULL;
+	return 0;
+}
+
+const char *__wrap_kmod_module_get_install_commands(const struct kmod_module *mod);
+const char *__wrap_kmod_module_get_install_commands(const struct kmod_module *mod)
+{
+	return mock_ptr_type(const char *);
+}
+
+int __wrap_kmod_module_get_initstate(const struct kmod_module *mod);
+int __wrap_kmod_module_get_initstate(const struct kmod_module *mod)
+{
+	return mock_type(int);
+}
+
+int __wrap_kmod_module_probe_insert_module(struct kmod_module *mod, unsigned int flags,
+					   const char *extra_options, void *run_install,
+					   const void *data, void *print_action);
+int __wrap_kmod_module_probe_insert_module(struct kmod_module *mod, unsigned int flags,
+					   const char *extra_options, void *run_install,
+					   const void *data, void *print_action)
+{
+	/* The blacklist applies and install commands never run. */
+	assert_int_equal(flags, KMOD_PROBE_APPLY_BLACKLIST | KMOD_PROBE_IGNORE_COMMAND);
+	return mock_type(int);
+}
+
+int __wrap_kmod_module_unref_list(struct kmod_list *list);
+int __wrap_kmod_module_unref_list(struct kmod_list *list)
+{
+	return 0;
+}
+
+struct kmod_module *__wrap_kmod_module_unref(struct kmod_module *mod);
+struct kmod_module *__wrap_kmod_module_unref(struct kmod_module *mod)
+{
+	return NULL;
+}
+
+struct kmod_module *__wrap_kmod_module_get_module(const struct kmod_list *entry);
+struct kmod_module *__wrap_kmod_module_get_module(const struct kmod_list *entry)
+{
+	return MOD;
+}
+
+struct kmod_list *__wrap_kmod_list_next(const struct kmod_list *list,
+					const struct kmod_list *curr);
+struct kmod_list *__wrap_kmod_list_next(const struct kmod_list *list,
+					const struct kmod_list *curr)
+{
+	return NULL;
+}
+
+static void expect_blacklist_check(bool allowed, const char *install)
+{
+	expect_value(__wrap_kmod_module_apply_filter, filter_type, KMOD_FILTER_BLACKLIST);
+	will_return(__wrap_kmod_module_apply_filter, allowed);
+	if (allowed)
+		will_return(__wrap_kmod_module_get_install_commands, install);
+}
+
+static void test_ensure_builtin(void **unused)
+{
+	enum modresult result;
+
+	will_return(__wrap_kmod_module_new_from_lookup, 1);
+	will_return(__wrap_kmod_module_get_initstate, KMOD_MODULE_BUILTIN);
+	assert_int_equal(modload_ensure("", "6.12", "tcp_bbr", true, &result), 0);
+	assert_int_equal(result, MODRESULT_PRESENT);
+}
+
+static void test_ensure_live(void **unused)
+{
+	enum modresult result;
+
+	will_return(__wrap_kmod_module_new_from_lookup, 1);
+	will_return(__wrap_kmod_module_get_initstate, KMOD_MODULE_LIVE);
+	assert_int_equal(modload_ensure("", "6.12", "tcp_bbr", true, &result), 0);
+	assert_int_equal(result, MODRESULT_PRESENT);
+}
+
+static void test_ensure_inserted(void **unused)
+{
+	enum modresult result;
+
+	will_return(__wrap_kmod_module_new_from_lookup, 1);
+	will_return(__wrap_kmod_module_get_initstate, -ENOENT);
+	expect_blacklist_check(true, NULL);
+	will_return(__wrap_kmod_module_probe_insert_module, 0);
+	assert_int_equal(modload_ensure("", "6.12", "tcp_bbr", true, &result), 0);
+	assert_int_equal(result, MODRESULT_INSERTED);
+}
+
+static void test_ensure_blacklisted(void **unused)
+{
+	enum modresult result;
+
+	will_return(__wrap_kmod_module_new_from_lookup, 1);
+	will_return(__wrap_kmod_module_get_initstate, -ENOENT);
+	expect_blacklist_check(false, NULL);
+	assert_int_equal(modload_ensure("", "6.12", "tcp_bbr", true, &result), 0);
+	assert_int_equal(result, MODRESULT_BLACKLISTED);
+}
+
+/* "install tcp_bbr /bin/false" disables a module as surely as a blacklist. */
+static void test_ensure_install_command(void **unused)
+{
+	enum modresult result;
+
+	will_return(__wrap_kmod_module_new_from_lookup, 1);
+	will_return(__wrap_kmod_module_get_initstate, -ENOENT);
+	expect_blacklist_check(true, "/bin/false");
+	assert_int_equal(modload_ensure("", "6.12", "tcp_bbr", true, &result), 0);
+	assert_int_equal(result, MODRESULT_BLACKLISTED);
+}
+
+static void test_ensure_probe_blacklisted(void **unused)
+{
+	enum modresult result;
+
+	will_return(__wrap_kmod_module_new_from_lookup, 1);
+	will_return(__wrap_kmod_module_get_initstate, -ENOENT);
+	expect_blacklist_check(true, NULL);
+	will_return(__wrap_kmod_module_probe_insert_module, KMOD_PROBE_APPLY_BLACKLIST);
+	assert_int_equal(modload_ensure("", "6.12", "tcp_bbr", true, &result), 0);
+	assert_int_equal(result, MODRESULT_BLACKLISTED);
+}
+
+static void test_ensure_not_found(void **unused)
+{
+	enum modresult result;
+
+	will_return(__wrap_kmod_module_new_from_lookup, 0);
+	assert_int_equal(modload_ensure("", "6.12", "tcp_bbr", true, &result), 0);
+	assert_int_equal(result, MODRESULT_NOT_FOUND);
+}
+
+static void test_ensure_eperm(void **unused)
+{
+	enum modresult result = MODRESULT_NOT_FOUND;
+
+	will_return(__wrap_kmod_module_new_from_lookup, 1);
+	will_return(__wrap_kmod_module_get_initstate, -ENOENT);
+	expect_blacklist_check(true, NULL);
+	will_return(__wrap_kmod_module_probe_insert_module, -EPERM);
+	assert_int_equal(modload_ensure("", "6.12", "tcp_bbr", true, &result), -EPERM);
+}
+
+/* Under --root nothing is inserted: the module is only resolved. */
+static void test_ensure_under_root(void **unused)
+{
+	enum modresult result;
+
+	will_return(__wrap_kmod_module_new_from_lookup, 1);
+	expect_value(__wrap_kmod_module_apply_filter, filter_type, KMOD_FILTER_BUILTIN);
+	will_return(__wrap_kmod_module_apply_filter, 1);
+	expect_blacklist_check(true, NULL);
+	assert_int_equal(modload_ensure("/tree", "6.12", "tcp_bbr", false, &result), 0);
+	assert_int_equal(result, MODRESULT_WOULD_INSERT);
+}
+
+static void test_query(void **unused)
+{
+	enum modstate state;
+
+	will_return(__wrap_kmod_module_new_from_lookup, 1);
+	expect_value(__wrap_kmod_module_apply_filter, filter_type, KMOD_FILTER_BUILTIN);
+	will_return(__wrap_kmod_module_apply_filter, 0);
+	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &state), 0);
+	assert_int_equal(state, MODSTATE_BUILTIN);
+
+	will_return(__wrap_kmod_module_new_from_lookup, 1);
+	expect_value(__wrap_kmod_module_apply_filter, filter_type, KMOD_FILTER_BUILTIN);
+	will_return(__wrap_kmod_module_apply_filter, 1);
+	expect_blacklist_check(false, NULL);
+	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &state), 0);
+	assert_int_equal(state, MODSTATE_BLACKLISTED);
+
+	will_return(__wrap_kmod_module_new_from_lookup, 0);
+	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &state), 0);
+	assert_int_equal(state, MODSTATE_MISSING);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ensure_builtin),
+		cmocka_unit_test(test_ensure_live),
+		cmocka_unit_test(test_ensure_inserted),
+		cmocka_unit_test(test_ensure_blacklisted),
+		cmocka_unit_test(test_ensure_install_command),
+		cmocka_unit_test(test_ensure_probe_blacklisted),
+		cmocka_unit_test(test_ensure_not_found),
+		cmocka_unit_test(test_ensure_eperm),
+		cmocka_unit_test(test_ensure_under_root),
+		cmocka_unit_test(test_query),
+	};
+
+	return cmocka_run_group_tests_name("modload", tests, NULL, NULL);
+}

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <string.h>
+
+#include "profile.h"
+#include "sysctl.h"
+#include "util.h"
+
+static const struct setting *find(const struct profile *p, const char *key)
+{
+	for (size_t i = 0; i < p->n_settings; i++)
+		if (strcmp(p->settings[i].key, key) == 0)
+			return &p->settings[i];
+	return NULL;
+}
+
+/* Invariants of the table: keys valid and unique, a reason on every row
+ * that fits on one comment line, global keys marked optional. */
+static void test_table(void **unused)
+{
+	assert_true(n_tunables <= SETTINGS_MAX);
+	for (size_t i = 0; i < n_tunables; i++) {
+		const struct tunable *t = &tunables[i];
+
+		assert_true(sysctl_key_valid(t->key));
+		assert_non_null(t->reason);
+		assert_true(strlen(t->reason) > 10 && strlen(t->reason) <= 88);
+		assert_null(strchr(t->reason, '\n'));
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(t->key, tunables[j].key);
+		if (t->rule == RULE_BUFFER_MAX || t->rule == RULE_BUFFER_VECTOR)
+			assert_true(t->floor > 0);
+		else
+			assert_non_null(t->value);
+	}
+}
+
+/* Keys the profile must never touch: the kernel and systemd size them. */
+static void test_untouched(void **unused)
+{
+	static const char *const never[] = { "net.ipv4.tcp_mem", "net.ipv4.udp_mem",
+					     "fs.file-max", "kernel.pid_max" };
+
+	for (size_t i = 0; i < ELEMENTSOF(never); i++)
+		for (size_t j = 0; j < n_tunables; j++)
+			assert_string_not_equal(tunables[j].key, never[i]);
+}
+
+static void test_congestion(void **unused)
+{
+	static const struct {
+		unsigned cpus;
+		enum modstate bbr, fq;
+		enum congestion choice;
+		bool want_bbr, want_fq;
+		const char *module;
+	} cases[] = {
+		{ 2, MODSTATE_MODULE, MODSTATE_MODULE, CONGESTION_AUTO, true, true,
+		  "tcp_bbr" },
+		{ 2, MODSTATE_LOADED, MODSTATE_LOADED, CONGESTION_AUTO, true, true,
+		  "tcp_bbr" },
+		{ 16, MODSTATE_BUILTIN, MODSTATE_BUILTIN, CONGESTION_AUTO, true, true,
+		  NULL },
+		{ 2, MODSTATE_BUILTIN, MODSTATE_MISSING, CONGESTION_AUTO, true, false,
+		  NULL },
+		{ 1, MODSTATE_MODULE, MODSTATE_MODULE, CONGESTION_AUTO, false, false,
+		  NULL },
+		{ 1, MODSTATE_MODULE, MODSTATE_MODULE, CONGESTION_BBR, true, true,
+		  "tcp_bbr" },
+		{ 2, MODSTATE_MODULE, MODSTATE_MODULE, CONGESTION_CUBIC, false, false,
+		  NULL },
+		{ 2, MODSTATE_BLACKLISTED, MODSTATE_MODULE, CONGESTION_AUTO, false, false,
+		  NULL },
+		{ 2, MODSTATE_BLACKLISTED, MODSTATE_MODULE, CONGESTION_BBR, false, false,
+		  NULL },
+		{ 2, MODSTATE_MISSING, MODSTATE_MODULE, CONGESTION_AUTO, false, false,
+		  NULL },
+		{ 4, MODSTATE_MISSING, MODSTATE_MISSING, CONGESTION_BBR, false, false,
+		  NULL },
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		struct sysinfo info = { .cpus = cases[i].cpus,
+					.mem_kib = 2u << 20,
+					.bbr = cases[i].bbr,
+					.fq = cases[i].fq };
+		const struct setting *cc, *qdisc;
+		struct profile p;
+
+		profile_compute(&info, cases[i].choice, &p);
+		cc = find(&p, "net.ipv4.tcp_congestion_control");
+		qdisc = find(&p, "net.core.default_qdisc");
+		if (p.bbr != cases[i].want_bbr || (cc != NULL) != cases[i].want_bbr ||
+		    (qdisc != NULL) != cases[i].want_fq)
+			fail_msg("case %zu: bbr %d fq %d", i, p.bbr, qdisc != NULL);
+		if (cc)
+			assert_string_equal(cc->value, "bbr");
+		if (qdisc) {
+			assert_string_equal(qdisc->value, "fq");
+			assert_true(qdisc->optional);
+		}
+		if (cases[i].module)
+			assert_string_equal(p.module, cases[i].module);
+		else
+			assert_null(p.module);
+		assert_non_null(p.why);
+		/* Everything else is there whatever the congestion choice. */
+		assert_int_equal(p.n_settings, n_tunables - 2 + !!cc + !!qdisc);
+	}
+}
+
+static void test_buffers(void **unused)
+{
+	static const struct {
+		uint64_t mem_kib;
+		const char *rmem_max, *tcp_rmem, *tcp_wmem;
+	} cases[] = {
+		/* A "1 GiB" VM reports less than 1 GiB in MemTotal. */
+		{ 1003212, "16777216", "4096 131072 16777216", "4096 16384 16777216" },
+		{ 24684092, "16777216", "4096 131072 16777216", "4096 16384 16777216" },
+		{ 480000, "8388608", "4096 131072 8388608", "4096 16384 8388608" },
+		{ 250000, "4194304", "4096 131072 6291456", "4096 16384 4194304" },
+		{ 100000, "2097152", "4096 131072 6291456", "4096 16384 4194304" },
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		struct sysinfo info = { .cpus = 2, .mem_kib = cases[i].mem_kib };
+		struct profile p;
+
+		profile_compute(&info, CONGESTION_AUTO, &p);
+		assert_string_equal(find(&p, "net.core.rmem_max")->value,
+				    cases[i].rmem_max);
+		assert_string_equal(find(&p, "net.core.wmem_max")->value,
+				    cases[i].rmem_max);
+		assert_string_equal(find(&p, "net.ipv4.tcp_rmem")->value,
+				    cases[i].tcp_rmem);
+		assert_string_equal(find(&p, "net.ipv4.tcp_wmem")->value,
+				    cases[i].tcp_wmem);
+	}
+}
+
+static void test_nominal_memory(void **unused)
+{
+	assert_int_equal(nominal_memory_mib(1003212), 1024);
+	assert_int_equal(nominal_memory_mib(1048576), 1024);
+	assert_int_equal(nominal_memory_mib(1048577), 1152);
+	assert_int_equal(nominal_memory_mib(1), 128);
+}
+
+static void test_congestion_names(void **unused)
+{
+	enum congestion c;
+
+	assert_int_equal(congestion_from_string("auto", &c), 0);
+	assert_int_equal(c, CONGESTION_AUTO);
+	assert_int_equal(congestion_from_string("cubic", &c), 0);
+	assert_int_equal(c, CONGESTION_CUBIC);
+	assert_int_equal(congestion_from_string("BBR", &c), -EINVAL);
+	assert_int_equal(congestion_from_string("bb", &c), -EINVAL);
+	assert_string_equal(congestion_to_string(CONGESTION_BBR), "bbr");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_untouched),
+		cmocka_unit_test(test_congestion),
+		cmocka_unit_test(test_buffers),
+		cmocka_unit_test(test_nominal_memory),
+		cmocka_unit_test(test_congestion_names),
+	};
+
+	return cmocka_run_group_tests_name("profile", tests, NULL, NULL);
+}

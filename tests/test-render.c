@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render.h"
+#include "sysctld.h"
+
+static char *render(const struct sysinfo *info, enum congestion choice, bool modules)
+{
+	struct profile p;
+	char *text = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&text, &size);
+
+	assert_non_null(f);
+	profile_compute(info, choice, &p);
+	if (modules)
+		render_modules(&p, f);
+	else
+		render_sysctl(&p, f);
+	assert_int_equal(fclose(f), 0);
+	return text;
+}
+
+/* Every assignment parses strictly, comes after its reason, and global keys
+ * carry the "-" prefix; the marker line says what the fragment is for. */
+static void test_sysctl_shape(void **unused)
+{
+	struct sysinfo info = { .cpus = 2,
+				.mem_kib = 2u << 20,
+				.bbr = MODSTATE_MODULE,
+				.fq = MODSTATE_MODULE };
+	char *text = render(&info, CONGESTION_AUTO, false), *save = NULL, *prev = NULL;
+	size_t assignments = 0;
+
+	assert_non_null(strstr(text, "\n# wp-panel-nettune: cpus=2 congestion=auto\n"));
+	for (char *line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		struct assignment a;
+
+		if (sysctld_parse_line(line, true, &a) != 0) {
+			prev = line;
+			continue;
+		}
+		assignments++;
+		assert_non_null(prev);
+		assert_true(prev[0] == '#');
+		for (size_t i = 0; i < n_tunables; i++)
+			if (strcmp(tunables[i].key, a.key) == 0) {
+				assert_string_equal(prev + 2, tunables[i].reason);
+				assert_int_equal(a.ignore_failure,
+						 tunables[i].scope == SCOPE_GLOBAL);
+			}
+		prev = line;
+	}
+	assert_int_equal(assignments, n_tunables);
+	free(text);
+}
+
+static void test_deterministic(void **unused)
+{
+	struct sysinfo info = { .cpus = 1, .mem_kib = 500000, .bbr = MODSTATE_MODULE };
+	char *a = render(&info, CONGESTION_AUTO, false);
+	char *b = render(&info, CONGESTION_AUTO, false);
+
+	assert_string_equal(a, b);
+	assert_null(strstr(a, "tcp_congestion_control"));
+	assert_null(strstr(a, "default_qdisc"));
+	assert_non_null(strstr(a, "# Buffers: at most 8192 KiB, 1/64 of memory"));
+	free(a);
+	free(b);
+}
+
+static void test_modules(void **unused)
+{
+	struct sysinfo info = { .cpus = 2,
+				.mem_kib = 2u << 20,
+				.bbr = MODSTATE_MODULE,
+				.fq = MODSTATE_MODULE };
+	char *text;
+
+	text = render(&info, CONGESTION_AUTO, true);
+	assert_non_null(strstr(text, "\ntcp_bbr\n"));
+	free(text);
+
+	info.bbr = MODSTATE_BUILTIN;
+	text = render(&info, CONGESTION_AUTO, true);
+	assert_null(strstr(text, "\ntcp_bbr\n"));
+	assert_non_null(strstr(text, "built into this kernel"));
+	free(text);
+
+	info.bbr = MODSTATE_MODULE;
+	text = render(&info, CONGESTION_CUBIC, true);
+	assert_null(strstr(text, "\ntcp_bbr\n"));
+	free(text);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sysctl_shape),
+		cmocka_unit_test(test_deterministic),
+		cmocka_unit_test(test_modules),
+	};
+
+	return cmocka_run_group_tests_name("render", tests, NULL, NULL);
+}

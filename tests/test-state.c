@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "state.h"
+
+#define GOOD                                                             \
+	"# wp-panel-nettune state 1\n"                                   \
+	"# key\toriginal\tapplied\n"                                     \
+	"net.core.somaxconn\t4096\t65535\n"                              \
+	"net.ipv4.tcp_rmem\t4096 131072 6291456\t4096 131072 16777216\n" \
+	"# end\n"
+
+static void test_round_trip(void **unused)
+{
+	struct state s = { 0 };
+	char *root = scratch_new(), dir[PATH_MAX_LEN];
+	unsigned line;
+
+	assert_int_equal(state_load(root, &s, &line), 0);
+	assert_int_equal(s.n, 0);
+	assert_int_equal(state_add(&s, "net.core.somaxconn", "4096", "65535"), 0);
+	assert_int_equal(state_add(&s, "net.ipv4.tcp_rmem", "4096 131072 6291456",
+				   "4096 131072 16777216"),
+			 0);
+	assert_int_equal(state_save(root, &s), 0);
+	assert_string_equal(scratch_read(root, STATE_FILE), GOOD);
+	state_free(&s);
+
+	assert_int_equal(state_load(root, &s, &line), 0);
+	assert_int_equal(s.n, 2);
+	assert_string_equal(state_find(&s, "net.ipv4.tcp_rmem")->original,
+			    "4096 131072 6291456");
+	state_drop(&s, 0);
+	assert_null(state_find(&s, "net.core.somaxconn"));
+	state_free(&s);
+
+	assert_int_equal(state_remove_file(root), 0);
+	assert_null(scratch_read(root, STATE_FILE));
+	snprintf(dir, sizeof(dir), "%s%s", root, STATE_DIR);
+	assert_int_equal(access(dir, F_OK), -1);
+	assert_int_equal(state_remove_file(root), 0);
+	scratch_free(root);
+}
+
+/* A damaged record is refused whole, with the line that shows the damage, and
+ * the file stays as it was for the admin to look at. */
+static void test_corrupt(void **unused)
+{
+	static const struct {
+		const char *content;
+		unsigned line;
+	} cases[] = {
+		{ "", 0 },
+		{ "# wp-panel-nettune state 1\n", 0 },
+		{ "# wp-panel-nettune state 1\nnet.core.somaxconn\t4096\t65535\n", 0 },
+		{ "# wp-panel-nettune state 1\nnet.core.somaxconn\t40", 2 },
+		{ "# wp-panel-nettune state 2\n# end\n", 1 },
+		{ "garbage\n# end\n", 1 },
+		{ "# wp-panel-nettune state 1\nnet.core.somaxconn 4096 65535\n# end\n",
+		  2 },
+		{ "# wp-panel-nettune state 1\nnet.core.somaxconn\t4096\n# end\n", 2 },
+		{ "# wp-panel-nettune state 1\nnet.core.somaxconn\t1\t2\t3\n# end\n", 2 },
+		{ "# wp-panel-nettune state 1\nnet/../../x\t1\t2\n# end\n", 2 },
+		{ "# wp-panel-nettune state 1\na.b\t1\t2\na.b\t1\t2\n# end\n", 3 },
+		{ "# wp-panel-nettune state 1\n# end\na.b\t1\t2\n", 3 },
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		char *root = scratch_new();
+		struct state s = { 0 };
+		unsigned line = 999;
+
+		scratch_write(root, STATE_FILE, cases[i].content);
+		if (state_load(root, &s, &line) != -EBADMSG)
+			fail_msg("case %zu accepted", i);
+		assert_int_equal(line, cases[i].line);
+		assert_int_equal(s.n, 0);
+		assert_string_equal(scratch_read(root, STATE_FILE), cases[i].content);
+		scratch_free(root);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_corrupt),
+	};
+
+	return cmocka_run_group_tests_name("state", tests, NULL, NULL);
+}

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "helpers.h"
+#include "sysinfo.h"
+#include "util.h"
+
+static void test_cpu_list(void **unused)
+{
+	static const struct {
+		const char *list;
+		int r;
+		unsigned count;
+	} cases[] = {
+		{ "0", 0, 1 },	     { "0-1", 0, 2 },	   { "0-3,8,10-11", 0, 7 },
+		{ "0,2", 0, 2 },     { "", -EINVAL, 0 },   { "1-0", -EINVAL, 0 },
+		{ "a", -EINVAL, 0 }, { "0-", -EINVAL, 0 }, { "0-99999", -EINVAL, 0 },
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		unsigned count = 0;
+
+		assert_int_equal(cpu_list_count(cases[i].list, &count), cases[i].r);
+		assert_int_equal(count, cases[i].count);
+	}
+}
+
+/* The smallest tree detection accepts. */
+static char *minimal_root(void)
+{
+	char *root = scratch_new();
+
+	scratch_write(root, "/sys/devices/system/cpu/online", "0-1\n");
+	scratch_write(root, "/proc/meminfo",
+		      "MemTotal:        2014232 kB\nMemFree: 1 kB\n");
+	scratch_write(root, "/proc/sys/kernel/osrelease", "6.12.0-test\n");
+	scratch_write(root, "/proc/sys/net/ipv4/tcp_fin_timeout", "60\n");
+	scratch_write(root, "/proc/sys/net/ipv4/tcp_available_congestion_control",
+		      "reno cubic\n");
+	scratch_write(root, "/proc/sys/net/core/default_qdisc", "fq_codel\n");
+	return root;
+}
+
+static void test_minimal(void **unused)
+{
+	char *root = minimal_root();
+	struct sysinfo info;
+	const char *failed = NULL;
+
+	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+	assert_int_equal(info.cpus, 2);
+	assert_int_equal(info.mem_kib, 2014232);
+	assert_string_equal(info.release, "6.12.0-test");
+	assert_int_equal(info.bbr, MODSTATE_MISSING);
+	assert_int_equal(info.fq, MODSTATE_MISSING);
+	assert_int_equal(info.environment, ENVIRONMENT_HOST);
+	assert_true(info.net_writable);
+	scratch_free(root);
+}
+
+/* The kernel's own lists and sysfs tell builtin and loaded modules apart
+ * even without a module directory. */
+static void test_modules_from_kernel(void **unused)
+{
+	char *root = minimal_root();
+	struct sysinfo info;
+	const char *failed;
+
+	scratch_write(root, "/proc/sys/net/ipv4/tcp_available_congestion_control",
+		      "reno bbr cubic\n");
+	scratch_write(root, "/proc/sys/net/core/default_qdisc", "fq\n");
+	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+	assert_int_equal(info.bbr, MODSTATE_BUILTIN);
+	assert_int_equal(info.fq, MODSTATE_BUILTIN);
+
+	scratch_write(root, "/sys/module/tcp_bbr/initstate", "live\n");
+	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+	assert_int_equal(info.bbr, MODSTATE_LOADED);
+	scratch_free(root);
+}
+
+#define BYTES(s) s, sizeof(s) - 1
+
+static void test_environment(void **unused)
+{
+	static const struct {
+		const char *path, *content;
+		size_t len;
+		enum environment environment;
+		const char *kind;
+	} cases[] = {
+		{ "/run/systemd/container", BYTES("lxc\n"), ENVIRONMENT_CONTAINER, "lxc" },
+		{ "/proc/1/environ", BYTES("HOME=/\0container=podman\0"),
+		  ENVIRONMENT_CONTAINER, "podman" },
+		{ "/.dockerenv", BYTES(""), ENVIRONMENT_CONTAINER, "docker" },
+		{ "/run/.containerenv", BYTES(""), ENVIRONMENT_CONTAINER, "podman" },
+		{ "/proc/vz/x", BYTES(""), ENVIRONMENT_CONTAINER, "openvz" },
+		{ "/proc/1/environ", BYTES("HOME=/\0TERM=linux\0"), ENVIRONMENT_HOST, "" },
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		char *root = minimal_root(), path[PATH_MAX_LEN];
+		struct sysinfo info;
+		const char *failed;
+		FILE *f;
+
+		/* environ holds NUL bytes, so it is written by length. */
+		scratch_write(root, cases[i].path, "");
+		snprintf(path, sizeof(path), "%s%s", root, cases[i].path);
+		f = fopen(path, "we");
+		assert_non_null(f);
+		assert_int_equal(fwrite(cases[i].content, 1, cases[i].len, f),
+				 cases[i].len);
+		assert_int_equal(fclose(f), 0);
+		assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+		assert_int_equal(info.environment, cases[i].environment);
+		assert_string_equal(info.container, cases[i].kind);
+		scratch_free(root);
+	}
+}
+
+/* In a chroot the root is not PID 1's root. */
+static void test_chroot(void **unused)
+{
+	char *root = minimal_root(), path[PATH_MAX_LEN];
+	struct sysinfo info;
+	const char *failed;
+
+	snprintf(path, sizeof(path), "%s/proc/1", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/1/root", root);
+	assert_int_equal(symlink("/", path), 0);
+	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+	assert_int_equal(info.environment, ENVIRONMENT_CHROOT);
+
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(symlink("../..", path), 0);
+	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+	assert_int_equal(info.environment, ENVIRONMENT_HOST);
+	scratch_free(root);
+}
+
+static void test_read_only(void **unused)
+{
+	char *root = minimal_root(), path[PATH_MAX_LEN];
+	struct sysinfo info;
+	const char *failed;
+
+	snprintf(path, sizeof(path), "%s/proc/sys/net/ipv4/tcp_fin_timeout", root);
+	assert_int_equal(chmod(path, 0444), 0);
+	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+	assert_false(info.net_writable);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+	assert_false(info.net_writable);
+	scratch_free(root);
+}
+
+static void test_missing_files(void **unused)
+{
+	static const struct {
+		const char *path, *content;
+		int r;
+	} cases[] = {
+		{ "/sys/devices/system/cpu/online", NULL, -ENOENT },
+		{ "/sys/devices/system/cpu/online", "garbage\n", -EINVAL },
+		{ "/proc/meminfo", NULL, -ENOENT },
+		{ "/proc/meminfo", "MemFree: 1 kB\n", -EBADMSG },
+		{ "/proc/meminfo", "MemTotal: lots\n", -EBADMSG },
+		{ "/proc/sys/kernel/osrelease", NULL, -ENOENT },
+		{ "/proc/sys/kernel/osrelease", "../../etc\n", -EBADMSG },
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		char *root = minimal_root(), path[PATH_MAX_LEN];
+		struct sysinfo info;
+		const char *failed = NULL;
+
+		snprintf(path, sizeof(path), "%s%s", root, cases[i].path);
+		if (cases[i].content)
+			scratch_write(root, cases[i].path, cases[i].content);
+		else
+			assert_int_equal(unlink(path), 0);
+		assert_int_equal(sysinfo_detect(root, &info, &failed), cases[i].r);
+		assert_string_equal(failed, cases[i].path);
+		scratch_free(root);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpu_list),
+		cmocka_unit_test(test_minimal),
+		cmocka_unit_test(test_modules_from_kernel),
+		cmocka_unit_test(test_environment),
+		cmocka_unit_test(test_chroot),
+		cmocka_unit_test(test_read_only),
+		cmocka_unit_test(test_missing_files),
+	};
+
+	return cmocka_run_group_tests_name("sysinfo", tests, NULL, NULL);
+}
