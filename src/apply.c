@@ -162,8 +162,14 @@ static int load_modules(const struct context *ctx, const struct sysinfo *info)
 	return sysctl_error_is_refusal(ret) ? 0 : ret;
 }
 
-/* Sets one key of the fragment. Returns 1 when the kernel already had the
- * value, 0 when written or skipped, -errno on a real failure. */
+enum outcome {
+	OUTCOME_SKIPPED,
+	OUTCOME_UNCHANGED,
+	OUTCOME_SET,
+};
+
+/* Sets one key of the fragment: returns an outcome, or -errno on a real
+ * failure. */
 static int apply_one(const struct context *ctx, const struct assignment *a,
 		     struct state *state)
 {
@@ -186,10 +192,10 @@ static int apply_one(const struct context *ctx, const struct assignment *a,
 		return r;
 	}
 	if (strcmp(live, a->value) == 0)
-		return 1;
+		return OUTCOME_UNCHANGED;
 	if (ctx->dry_run) {
 		printf("would set %s = %s (now %s)\n", a->key, a->value, live);
-		return 0;
+		return OUTCOME_SET;
 	}
 
 	/* The original is on disk before the kernel changes, so a crash here
@@ -213,7 +219,7 @@ static int apply_one(const struct context *ctx, const struct assignment *a,
 	r = sysctl_write(ctx->root, a->key, a->value);
 	if (r == 0) {
 		printf("set %s = %s (was %s)\n", a->key, a->value, live);
-		return 0;
+		return OUTCOME_SET;
 	}
 	if (added)
 		state_drop(state, (size_t)(rec - state->items));
@@ -269,7 +275,7 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 {
 	struct assignments fragment = { 0 };
 	struct state state = { 0 };
-	unsigned line = 0, unchanged = 0;
+	unsigned line = 0, counts[3] = { 0 };
 	struct sysinfo info;
 	int r, ret = 0;
 
@@ -298,9 +304,9 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 	ret = load_modules(ctx, &info);
 	for (size_t i = 0; i < fragment.n; i++) {
 		r = apply_one(ctx, &fragment.items[i], &state);
-		if (r == 1)
-			unchanged++;
-		else if (r < 0)
+		if (r >= 0)
+			counts[r]++;
+		else
 			ret = ret ?: r;
 	}
 
@@ -310,8 +316,10 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 	ret = ret ?: r;
 	r = save_state(ctx, &state);
 	ret = ret ?: r;
-	if (unchanged == fragment.n && fragment.n > 0)
-		printf("All %zu keys already in effect.\n", fragment.n);
+	printf("%s %u key%s, %u already in effect, %u skipped.\n",
+	       ctx->dry_run ? "Would set" : "Set", counts[OUTCOME_SET],
+	       counts[OUTCOME_SET] == 1 ? "" : "s", counts[OUTCOME_UNCHANGED],
+	       counts[OUTCOME_SKIPPED]);
 
 	assignments_free(&fragment);
 	state_free(&state);

@@ -59,6 +59,9 @@ static bool status_key(const struct context *ctx, const struct assignment *a,
 		bad = true;
 	} else if (r == -ENOENT && a->ignore_failure) {
 		note = "  (not in this namespace)";
+	} else if (r == 0 && strcmp(live, a->value) != 0 && a->ignore_failure &&
+		   sysctl_read_only(ctx->root, a->key)) {
+		note = "  (read-only in this namespace)";
 	} else if (r < 0 || strcmp(live, a->value) != 0) {
 		note = "  DRIFT";
 		bad = true;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sysctl.h"
@@ -109,4 +110,15 @@ int sysctl_write(const char *root, const char *key, const char *value)
 bool sysctl_error_is_refusal(int error)
 {
 	return error == -EPERM || error == -EACCES || error == -EROFS;
+}
+
+/* Outside the initial network namespace the kernel shows some global keys
+ * (net.core.rmem_max) read-only, with no write bit at all. */
+bool sysctl_read_only(const char *root, const char *key)
+{
+	char path[PATH_MAX_LEN];
+	struct stat st;
+
+	return sysctl_path(path, sizeof(path), root, key) == 0 && stat(path, &st) == 0 &&
+	       !(st.st_mode & 0222);
 }

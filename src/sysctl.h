@@ -11,3 +11,4 @@ int sysctl_path(char *buf, size_t size, const char *root, const char *key);
 int sysctl_read(const char *root, const char *key, char *buf, size_t size);
 int sysctl_write(const char *root, const char *key, const char *value);
 bool sysctl_error_is_refusal(int error);
+bool sysctl_read_only(const char *root, const char *key);

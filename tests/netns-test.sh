@@ -1,0 +1,117 @@
+#!/bin/sh
+# apply and revert against the real kernel, inside a throwaway network
+# namespace: the netns keys are written for real and read back from
+# /proc/sys, and the machine's own settings are never touched.
+#
+# The helper runs with --root on a tree whose proc and sys are the real ones,
+# so that its /etc and /var/lib are the tree's.
+#
+# usage: tests/netns-test.sh BINARY
+set -eu
+
+bin=$(realpath "$1")
+here=$(dirname "$0")
+
+if [ "$(id -u)" != 0 ]; then
+	echo "netns-test: needs root to create a network namespace" >&2
+	exit 1
+fi
+if [ "${NETTUNE_IN_NETNS:-}" != 1 ]; then
+	# Re-run inside a new network namespace. unshare fails clearly where
+	# namespaces are not allowed; that is a failure, not a skip.
+	allowed=/proc/sys/net/ipv4/tcp_allowed_congestion_control
+	saved=$(cat "$allowed")
+	# A child namespace may only pick an algorithm the initial one allows.
+	case " $saved " in
+	*" bbr "*) ;;
+	*)
+		trap 'echo "$saved" > "$allowed"' EXIT
+		echo "$saved bbr" > "$allowed"
+		;;
+	esac
+	rc=0
+	NETTUNE_IN_NETNS=1 unshare --net "$0" "$@" || rc=$?
+	exit "$rc"
+fi
+
+. "$here/lib.sh"
+
+tree=$(mktemp -d /tmp/nettune-netns.XXXXXX)
+trap 'rm -rf "$tree"' EXIT
+ln -s /proc "$tree/proc"
+ln -s /sys "$tree/sys"
+mkdir -p "$tree/etc/sysctl.d" "$tree/etc/modules-load.d"
+fragment=$tree/etc/sysctl.d/60-wp-panel-nettune.conf
+nettune() { "$bin" --root "$tree" "$@"; }
+
+# key_path KEY: the /proc/sys file of a dotted key.
+key_path() { echo "/proc/sys/$(echo "$1" | tr . /)"; }
+live() { set -f; set -- $(cat "$(key_path "$1")"); echo "$*"; }
+
+check_eq "this is a fresh namespace" "$(readlink /proc/self/ns/net)" \
+	"$(readlink /proc/self/ns/net)"
+check "render the fragment" sh -c "'$bin' --root '$tree' render sysctl > '$fragment'"
+nettune render modules > "$tree/etc/modules-load.d/wp-panel-nettune.conf"
+
+# Global keys are absent or read-only in a child namespace, as in a container.
+keys=$(sed -n 's/^-\{0,1\}\([a-z0-9_.]*\) = .*/\1/p' "$fragment")
+netns_keys=
+for key in $keys; do
+	[ -w "$(key_path "$key")" ] && [ -n "$(find "$(key_path "$key")" -perm /222)" ] &&
+		netns_keys="$netns_keys $key"
+done
+check_match "the netns keys include the buffers" ' net.ipv4.tcp_rmem ' "$netns_keys "
+check_match "but not the global rmem_max" '^$' "$(echo "$netns_keys" | tr ' ' '\n' | grep -x net.core.rmem_max || true)"
+
+check_match "the fragment sets bbr on this 2-CPU machine" \
+	'^net.ipv4.tcp_congestion_control = bbr$' "$(cat "$fragment")"
+
+originals=
+for key in $netns_keys; do
+	originals="$originals$key=$(live "$key");"
+done
+
+check_rc "apply exits 0" 0 nettune apply
+for key in $netns_keys; do
+	want=$(sed -n "s/^-\{0,1\}$key = //p" "$fragment")
+	check_eq "$key is live after apply" "$(live "$key")" "$want"
+done
+check_match "global keys absent here are skipped quietly" '^set net.ipv4.tcp_fin_timeout' "$out"
+check_rc "status exits 0 with every netns key in effect" 0 nettune status
+check_match "status marks absent global keys" 'net.core.netdev_max_backlog .*not in this namespace' "$out"
+check_match "and read-only ones" 'net.core.rmem_max .*read-only in this namespace' "$out"
+
+check_rc "a second apply changes nothing" 0 nettune apply
+check_match "and says so" '^Set 0 keys, 1[0-9] already in effect, [0-9] skipped' "$out"
+
+echo 45 > "$(key_path net.ipv4.tcp_keepalive_intvl)"
+check_rc "status exits 3 on drift" 3 nettune status
+check_match "and names the key" '^net.ipv4.tcp_keepalive_intvl .*DRIFT' "$out"
+
+check_rc "revert exits 0" 0 nettune revert
+check_match "revert leaves a key someone changed" 'tcp_keepalive_intvl is now 45, changed since' "$out"
+for key in $netns_keys; do
+	want=$(echo "$originals" | tr ';' '\n' | sed -n "s/^$key=//p")
+	if [ "$key" = net.ipv4.tcp_keepalive_intvl ]; then
+		want=45
+	fi
+	check_eq "$key is back to its original" "$(live "$key")" "$want"
+done
+check "the record is gone" test ! -e "$tree/var/lib/wp-panel-nettune"
+check_rc "a second revert is harmless" 0 nettune revert
+
+# Switching to cubic later puts the recorded congestion control back.
+echo 75 > "$(key_path net.ipv4.tcp_keepalive_intvl)"
+orig_cc=$(live net.ipv4.tcp_congestion_control)
+check_rc "apply again" 0 nettune apply
+check_eq "bbr is live" "$(live net.ipv4.tcp_congestion_control)" bbr
+nettune render sysctl --congestion cubic > "$fragment"
+check_rc "apply after choosing cubic" 0 nettune apply
+check_eq "the original congestion control is back" \
+	"$(live net.ipv4.tcp_congestion_control)" "$orig_cc"
+check_eq "the other keys stay applied" "$(live net.ipv4.tcp_fin_timeout)" 15
+check_rc "revert" 0 nettune revert
+check_eq "fin_timeout is back" "$(live net.ipv4.tcp_fin_timeout)" \
+	"$(echo "$originals" | tr ';' '\n' | sed -n 's/^net.ipv4.tcp_fin_timeout=//p')"
+
+summary
