@@ -113,23 +113,30 @@ static int save_state(const struct context *ctx, const struct state *state)
 	return r;
 }
 
-static int load_modules(const struct context *ctx, const struct sysinfo *info)
+static int read_modules(const struct context *ctx, struct modules *ret)
 {
-	bool insert = ctx->root[0] == '\0' && !ctx->dry_run;
-	struct modules modules;
 	unsigned line = 0;
-	int r, ret = 0;
+	int r;
 
-	r = modules_parse_file(ctx->root, FRAGMENT_MODULES, &modules, &line);
-	if (r == -ENOENT)
+	r = modules_parse_file(ctx->root, FRAGMENT_MODULES, ret, &line);
+	if (r == -ENOENT) {
+		ret->n = 0;
 		return 0;
-	if (r < 0) {
+	}
+	if (r < 0)
 		log_error("%s%s:%u: %s", ctx->root, FRAGMENT_MODULES, line,
 			  r == -EINVAL ? "not a module name" : strerror(-r));
-		return r;
-	}
-	for (size_t i = 0; i < modules.n; i++) {
-		const char *name = modules.names[i];
+	return r;
+}
+
+static int load_modules(const struct context *ctx, const struct sysinfo *info,
+			const struct modules *modules)
+{
+	bool insert = ctx->root[0] == '\0' && !ctx->dry_run;
+	int r, ret = 0;
+
+	for (size_t i = 0; i < modules->n; i++) {
+		const char *name = modules->names[i];
 		enum modresult result;
 
 		r = modload_ensure(ctx->root, info->release, name, insert, &result);
@@ -185,7 +192,7 @@ static int apply_one(const struct context *ctx, const struct assignment *a,
 		else
 			log_warning("%s is not in this kernel or namespace, ignoring",
 				    a->key);
-		return 0;
+		return OUTCOME_SKIPPED;
 	}
 	if (r < 0) {
 		log_error("cannot read %s: %s", a->key, strerror(-r));
@@ -274,6 +281,7 @@ static int revert_records(const struct context *ctx, struct state *state,
 int command_apply(const struct context *ctx, int argc, char **argv)
 {
 	struct assignments fragment = { 0 };
+	struct modules modules = { 0 };
 	struct state state = { 0 };
 	unsigned line = 0, counts[3] = { 0 };
 	struct sysinfo info;
@@ -296,12 +304,12 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 					  strerror(-r));
 		return EXIT_FAILURE;
 	}
-	if (load_state_or_log(ctx, &state) < 0) {
+	if (read_modules(ctx, &modules) < 0 || load_state_or_log(ctx, &state) < 0) {
 		assignments_free(&fragment);
 		return EXIT_FAILURE;
 	}
 
-	ret = load_modules(ctx, &info);
+	ret = load_modules(ctx, &info, &modules);
 	for (size_t i = 0; i < fragment.n; i++) {
 		r = apply_one(ctx, &fragment.items[i], &state);
 		if (r >= 0)

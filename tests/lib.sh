@@ -1,4 +1,5 @@
-# Shared by the shell tests: a check counter and a summary line.
+# Shared by the shell tests: a check counter and a summary line. The
+# helpers keep their own variables apart (_name, _want) from the caller's.
 # shellcheck shell=sh
 
 passed=0
@@ -20,12 +21,12 @@ fail() {
 
 # check NAME COMMAND...: passes when the command succeeds.
 check() {
-	name=$1
+	_name=$1
 	shift
 	if out=$("$@" 2>&1); then
-		pass "$name"
+		pass "$_name"
 	else
-		fail "$name" "command: $*" "$out"
+		fail "$_name" "command: $*" "$out"
 	fi
 }
 
@@ -41,15 +42,15 @@ check_eq() {
 # check_rc NAME WANT COMMAND...: the command exits with WANT; its output is
 # kept in $out for further checks.
 check_rc() {
-	name=$1
-	want=$2
+	_name=$1
+	_want=$2
 	shift 2
 	rc=0
 	out=$("$@" 2>&1) || rc=$?
-	if [ "$rc" = "$want" ]; then
-		pass "$name"
+	if [ "$rc" = "$_want" ]; then
+		pass "$_name"
 	else
-		fail "$name" "command: $*" "exit $rc, want $want" "$out"
+		fail "$_name" "command: $*" "exit $rc, want $_want" "$out"
 	fi
 }
 
