@@ -38,7 +38,6 @@ static int parse_record(char *line, struct record *ret)
 int state_load(const char *root, struct state *ret, unsigned *ret_line)
 {
 	struct state s = { 0 };
-	char path[PATH_MAX_LEN];
 	char *line = NULL;
 	bool ended = false;
 	size_t cap = 0;
@@ -47,16 +46,13 @@ int state_load(const char *root, struct state *ret, unsigned *ret_line)
 	FILE *f;
 	int r;
 
-	r = root_path(path, sizeof(path), root, STATE_FILE);
-	if (r < 0)
-		return r;
-	f = fopen(path, "re");
-	if (!f) {
-		if (errno != ENOENT)
-			return -errno;
+	r = fopen_root(root, STATE_FILE, &f);
+	if (r == -ENOENT) {
 		*ret = s;
 		return 0;
 	}
+	if (r < 0)
+		return r;
 	while (r == 0 && (len = getline(&line, &cap, f)) >= 0) {
 		struct record rec;
 

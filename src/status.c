@@ -18,16 +18,15 @@
 /* The CPU count the fragment was rendered for, from its marker line. */
 static int fragment_cpus(const char *root, unsigned *ret_cpus)
 {
-	char path[PATH_MAX_LEN], line[LINE_MAX_LEN];
+	char line[LINE_MAX_LEN];
 	unsigned cpus;
-	int r = -ENOENT;
 	FILE *f;
+	int r;
 
-	if (root_path(path, sizeof(path), root, FRAGMENT_SYSCTL) < 0)
-		return -ENAMETOOLONG;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
+	r = fopen_root(root, FRAGMENT_SYSCTL, &f);
+	if (r < 0)
+		return r;
+	r = -ENOENT;
 	while (fgets(line, sizeof(line), f))
 		if (startswith(line, MARKER) &&
 		    sscanf(line + strlen(MARKER), " cpus=%u", &cpus) == 1) {

@@ -97,20 +97,16 @@ void assignments_free(struct assignments *a)
 int sysctld_parse_file(const char *root, const char *file, bool strict,
 		       struct assignments *ret, unsigned *ret_line)
 {
-	char path[PATH_MAX_LEN];
 	char *line = NULL;
 	size_t cap = 0;
 	unsigned n = 0;
 	ssize_t len;
 	FILE *f;
-	int r = 0;
+	int r;
 
-	r = root_path(path, sizeof(path), root, file);
+	r = fopen_root(root, file, &f);
 	if (r < 0)
 		return r;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		struct assignment a;
 
@@ -264,18 +260,15 @@ static bool module_name_valid(const char *name)
 int modules_parse_file(const char *root, const char *file, struct modules *ret,
 		       unsigned *ret_line)
 {
-	char path[PATH_MAX_LEN], buf[LINE_MAX_LEN];
+	char buf[LINE_MAX_LEN];
 	struct modules m = { 0 };
 	unsigned n = 0;
 	FILE *f;
-	int r = 0;
+	int r;
 
-	r = root_path(path, sizeof(path), root, file);
+	r = fopen_root(root, file, &f);
 	if (r < 0)
 		return r;
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
 	while (fgets(buf, sizeof(buf), f)) {
 		char *name;
 

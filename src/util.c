@@ -23,6 +23,23 @@ int root_path(char *buf, size_t size, const char *root, const char *path)
 	return 0;
 }
 
+/* Opens root + path for reading. */
+int fopen_root(const char *root, const char *path, FILE **ret_file)
+{
+	char full[PATH_MAX_LEN];
+	FILE *f;
+	int r;
+
+	r = root_path(full, sizeof(full), root, path);
+	if (r < 0)
+		return r;
+	f = fopen(full, "re");
+	if (!f)
+		return -errno;
+	*ret_file = f;
+	return 0;
+}
+
 int read_file(const char *path, char *buf, size_t size, size_t *ret_len)
 {
 	size_t len = 0;

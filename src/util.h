@@ -16,6 +16,9 @@
 
 int root_path(char *buf, size_t size, const char *root, const char *path);
 
+#include <stdio.h>
+
+int fopen_root(const char *root, const char *path, FILE **ret_file);
 int read_file(const char *path, char *buf, size_t size, size_t *ret_len);
 int read_line(const char *path, char *buf, size_t size);
 int write_file_atomic(const char *path, const char *data, size_t len, mode_t mode);
