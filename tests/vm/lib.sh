@@ -1,0 +1,301 @@
+# shellcheck shell=bash
+# Debian 13 virtual machines for acceptance tests and benchmarks: build a
+# cached disk image, copy it per scenario, boot it with a shared folder, and
+# get back the exit status of the script the scenario put in that folder.
+#
+# Source it from bash (it uses arrays for the QEMU command line):
+#
+#	. tests/vm/lib.sh
+#	vm_image nginx-light		# build once (cached), or reuse
+#	share=$(vm_share demo)		# a folder the guest sees as /host
+#	echo 'nproc' >"$share/run.sh"	# what the guest runs after booting
+#	vm_boot "$(vm_disk demo)" 2 "$share" "$VM_WORKDIR/demo.log" || rc=$?
+#
+# vm_boot returns the guest script's exit status. Inside the guest,
+# /host/guest-lib.sh offers check helpers (see that file).
+#
+# Knobs (environment):
+#	NETTUNE_CACHE	image cache, default /var/cache/wp-panel-nettune-dev
+#	VM_WORKDIR	where disks, shares and logs of this run go
+#			(default: a new folder under /var/tmp)
+#	VM_ACCEL	"kvm" or "tcg" to skip detection
+#	VM_MEM		guest memory in MiB, default 1024
+#	VM_KEEP		1 keeps VM_WORKDIR at exit (to read the logs)
+#	VM_DEBUG	1 boots without "quiet": the whole boot on the console
+
+VM_LIBDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+VM_TOPDIR=$(cd "$VM_LIBDIR/../.." && pwd)
+VM_CACHE=${NETTUNE_CACHE:-/var/cache/wp-panel-nettune-dev}/vm
+VM_MEM=${VM_MEM:-1024}
+VM_SUITE=trixie
+
+# What every image holds; tests add their own packages to it. ucf and
+# debconf are the package's own dependencies, installed here because the
+# guest has no network: "apt install /host/x.deb" can only use what is
+# already on the disk. libkmod2 comes with kmod. linux-sysctl-defaults
+# is only recommended by systemd, which a minimal build skips, but every
+# real Debian 13 install has it: it sets default_qdisc = fq_codel.
+VM_BASE_PACKAGES="linux-image-amd64 systemd-sysv kmod procps iproute2 udev
+ucf debconf linux-sysctl-defaults"
+
+vm_log() {
+	echo "vm: $*" >&2
+}
+
+vm_die() {
+	echo "vm: error: $*" >&2
+	exit 1
+}
+
+# The cache key: the package list and everything that shapes the image (this
+# file and the files copied into the image), so that a changed recipe builds
+# a new image instead of reusing a stale one.
+vm_image_key() {
+	{
+		echo "$VM_SUITE"
+		printf '%s\n' "$@" | sort -u
+		cat "$VM_LIBDIR/lib.sh" "$VM_LIBDIR"/image/*
+	} | sha256sum | cut -c1-16
+}
+
+# Puts the test runner into the root file system and trims what a test
+# machine without network does not need.
+vm_image_customize() {
+	local root=$1
+
+	install -m 0755 "$VM_LIBDIR/image/vm-run" "$root/usr/local/sbin/vm-run"
+	install -m 0644 "$VM_LIBDIR/image/vm-run.service" \
+		"$root/etc/systemd/system/vm-run.service"
+	mkdir -p "$root/etc/systemd/system/multi-user.target.wants"
+	ln -sf /etc/systemd/system/vm-run.service \
+		"$root/etc/systemd/system/multi-user.target.wants/vm-run.service"
+
+	# The apt timers would take the dpkg lock while a test installs a
+	# package; the login prompt on the console only adds noise to the log.
+	local unit
+	for unit in apt-daily.timer apt-daily-upgrade.timer \
+		serial-getty@ttyS0.service; do
+		ln -sf /dev/null "$root/etc/systemd/system/$unit"
+	done
+
+	echo nettune-vm >"$root/etc/hostname"
+	echo '/dev/vda / ext4 defaults 0 1' >"$root/etc/fstab"
+}
+
+# Builds the image into DIR: mmdebstrap into a folder, the kernel and
+# initrd copied out of its /boot, then mkfs.ext4 -d, which needs no loop
+# device and so works in a container.
+vm_image_build() {
+	local dir=$1 tmp=$1.tmp mirror
+	shift
+	mirror=$("$VM_TOPDIR/tools/debian-mirror") || exit 1
+
+	rm -rf "$tmp"
+	mkdir -p "$tmp"
+	vm_log "building a Debian 13 image from $mirror (a few minutes), log $tmp/build.log"
+	mmdebstrap --variant=apt --include="$(echo "$@" | tr ' ' ',')" \
+		"$VM_SUITE" "$tmp/rootfs" "$mirror" >"$tmp/build.log" 2>&1 ||
+		vm_die "mmdebstrap failed, see $tmp/build.log"
+	vm_image_customize "$tmp/rootfs"
+
+	# linux-image-amd64 installs exactly one kernel.
+	cp "$tmp"/rootfs/boot/vmlinuz-* "$tmp/vmlinuz"
+	cp "$tmp"/rootfs/boot/initrd.img-* "$tmp/initrd.img"
+	ls "$tmp/rootfs/lib/modules" >"$tmp/kernel-release"
+	chroot "$tmp/rootfs" dpkg-query -W >"$tmp/packages"
+
+	mkfs.ext4 -q -F -L nettune-root -d "$tmp/rootfs" "$tmp/disk.img" 2G \
+		>>"$tmp/build.log" 2>&1 || vm_die "mkfs.ext4 failed, see $tmp/build.log"
+	rm -rf "$tmp/rootfs"
+	mv "$tmp" "$dir"
+}
+
+# vm_image [PACKAGE...]
+# Builds (once) or reuses the image holding the base packages plus PACKAGE...
+# and sets VM_IMAGE (its folder), VM_KERNEL, VM_INITRD, VM_RELEASE (the
+# kernel release string). Also creates VM_WORKDIR for this run.
+# shellcheck disable=SC2120 # the packages are optional
+vm_image() {
+	local pkgs key dir
+	# shellcheck disable=SC2086 # a word list
+	pkgs=$(printf '%s\n' $VM_BASE_PACKAGES "$@" | sort -u | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	key=$(vm_image_key $pkgs)
+	dir=$VM_CACHE/$VM_SUITE-$key
+
+	mkdir -p "$VM_CACHE"
+	# One build at a time; a second caller waits and then reuses it.
+	(
+		flock 9
+		# shellcheck disable=SC2086
+		[ -f "$dir/disk.img" ] || vm_image_build "$dir" $pkgs
+	) 9>"$VM_CACHE/.lock" || exit 1
+
+	VM_IMAGE=$dir
+	VM_KERNEL=$dir/vmlinuz
+	VM_INITRD=$dir/initrd.img
+	VM_RELEASE=$(cat "$dir/kernel-release")
+	vm_log "image $dir (kernel $VM_RELEASE)"
+	vm_workdir
+}
+
+# Creates VM_WORKDIR once per run and removes it at exit unless VM_KEEP=1.
+vm_workdir() {
+	if [ -z "${VM_WORKDIR:-}" ]; then
+		VM_WORKDIR=$(mktemp -d "${TMPDIR:-/var/tmp}/nettune-vm.XXXXXX")
+		if [ "${VM_KEEP:-0}" = 1 ]; then
+			vm_log "keeping $VM_WORKDIR"
+		else
+			trap 'rm -rf "$VM_WORKDIR"' EXIT
+		fi
+	fi
+	mkdir -p "$VM_WORKDIR"
+}
+
+# vm_disk NAME: prints the path of a fresh copy of the image's disk. Sparse,
+# so a 2 GiB disk holding 700 MiB costs 700 MiB and a few seconds.
+vm_disk() {
+	local disk=$VM_WORKDIR/$1.img
+	cp --sparse=always "$VM_IMAGE/disk.img" "$disk"
+	echo "$disk"
+}
+
+# vm_share NAME: prints the path of a new, empty folder to share with a
+# guest (vm_boot adds guest-lib.sh to it).
+vm_share() {
+	local share=$VM_WORKDIR/$1.share
+	rm -rf "$share"
+	mkdir -p "$share"
+	echo "$share"
+}
+
+# Waits for QEMU (PID, console in LOG) to exit, at most LIMIT seconds.
+# Returns QEMU's exit status, 124 when it was killed at the limit, or 123
+# when the console shows a KVM internal error: QEMU then stops the guest
+# but keeps running, so waiting longer would gain nothing.
+vm_wait() {
+	local pid=$1 log=$2 limit=$3 waited=0
+	while kill -0 "$pid" 2>/dev/null; do
+		if grep -q 'KVM internal error' "$log"; then
+			vm_kill "$pid"
+			return 123
+		fi
+		if [ "$waited" -ge "$limit" ]; then
+			vm_kill "$pid"
+			return 124
+		fi
+		sleep 1
+		waited=$((waited + 1))
+	done
+	wait "$pid"
+}
+
+vm_kill() {
+	kill "$1" 2>/dev/null || true
+	sleep 2
+	kill -9 "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+}
+
+# Nested KVM may exist and still fail: /dev/kvm opens, and then QEMU
+# aborts on an MSR it cannot set (-cpu host) or stops the guest with
+# "KVM internal error ... emulation failure" (other CPU models). So boot
+# the kernel for real, without a root file system: where KVM works it
+# prints its banner and panics within seconds.
+vm_kvm_works() {
+	local log=$VM_WORKDIR/kvm-probe.log
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	qemu-system-x86_64 -accel kvm -cpu host -smp 1 -m 256 \
+		-display none -monitor none -serial stdio -no-reboot \
+		-kernel "$VM_KERNEL" -append "console=ttyS0 panic=-1" \
+		</dev/null >"$log" 2>&1 &
+	# 2>/dev/null: no "Aborted" job notice when QEMU dies on its assertion.
+	vm_wait $! "$log" 60 2>/dev/null || true
+	grep -q 'Kernel panic' "$log"
+}
+
+# vm_accel: decides once per run between KVM and software emulation (TCG)
+# and prints the QEMU options for it. VM_ACCEL forces a choice.
+vm_accel() {
+	if [ -z "${VM_ACCEL:-}" ]; then
+		if vm_kvm_works; then
+			VM_ACCEL=kvm
+			vm_log "KVM works: using it"
+		else
+			VM_ACCEL=tcg
+			vm_log "KVM unusable here: using software emulation (TCG), slower"
+		fi
+	fi
+}
+
+vm_accel_args() {
+	case $VM_ACCEL in
+	kvm) echo "-accel kvm -cpu host" ;;
+	tcg) echo "-accel tcg,thread=multi -cpu max" ;;
+	*) vm_die "VM_ACCEL must be kvm or tcg, not '$VM_ACCEL'" ;;
+	esac
+}
+
+# Runs QEMU once, under a hard time limit; returns as vm_wait does.
+vm_qemu() {
+	local disk=$1 cpus=$2 share=$3 log=$4 limit=$5
+	local append="root=/dev/vda rw console=ttyS0 panic=-1"
+	[ "${VM_DEBUG:-0}" = 1 ] || append="$append quiet"
+	# shellcheck disable=SC2207 # two or four plain words
+	local accel=($(vm_accel_args))
+	local qemu=(
+		qemu-system-x86_64 -name nettune-vm "${accel[@]}"
+		-smp "$cpus" -m "$VM_MEM"
+		# No display, VGA or parallel port: with emulated CPUs their
+		# drivers alone cost seconds of boot.
+		-display none -vga none -parallel none -monitor none
+		-serial stdio -no-reboot
+		-kernel "$VM_KERNEL" -initrd "$VM_INITRD" -append "$append"
+		# The disk is a throwaway copy: skip the host's flushes.
+		-drive "file=$disk,format=raw,if=virtio,cache=unsafe"
+		-virtfs "local,path=$share,mount_tag=host0,security_model=none"
+		-device virtio-rng-pci
+		-nic none
+	)
+	"${qemu[@]}" </dev/null >"$log" 2>&1 &
+	vm_wait $! "$log" "$limit"
+}
+
+# vm_boot DISK CPUS SHARE_DIR LOG [TIMEOUT]
+# Boots DISK with CPUS vCPUs and SHARE_DIR as /host; the guest runs
+# /host/run.sh and powers off. The console goes to LOG, the script's output
+# is printed. Returns the script's exit status, 124 on timeout (default
+# 600 s), 125 when the guest never wrote its status.
+vm_boot() {
+	local disk=$1 cpus=$2 share=$3 log=$4 limit=${5:-600}
+	local start rc=0
+
+	cp "$VM_LIBDIR/guest-lib.sh" "$share/guest-lib.sh"
+	rm -f "$share/rc" "$share/output"
+	vm_accel
+
+	start=$(date +%s)
+	vm_qemu "$disk" "$cpus" "$share" "$log" "$limit" || rc=$?
+	if [ "$VM_ACCEL" = kvm ] && [ "$rc" = 123 ]; then
+		vm_log "KVM failed during the boot: switching to TCG for this run"
+		VM_ACCEL=tcg
+		start=$(date +%s)
+		rc=0
+		vm_qemu "$disk" "$cpus" "$share" "$log" "$limit" || rc=$?
+	fi
+	vm_log "$(basename "$disk"): $VM_ACCEL, $cpus cpu, $(($(date +%s) - start)) s" \
+		"($(grep -o 'guest up after [0-9.]* s' "$log" || echo 'guest never came up'))"
+
+	[ -f "$share/output" ] && cat "$share/output"
+	if [ "$rc" = 124 ]; then
+		vm_log "FAIL: no poweroff within $limit s; the console's last lines ($log):"
+		tail -n 20 "$log" >&2
+		return 124
+	fi
+	if [ ! -f "$share/rc" ]; then
+		vm_log "FAIL: the guest wrote no exit status; the console's last lines ($log):"
+		tail -n 20 "$log" >&2
+		return 125
+	fi
+	return "$(cat "$share/rc")"
+}
