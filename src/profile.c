@@ -90,25 +90,25 @@ static const char *decide_bbr(const struct sysinfo *info, enum congestion choice
 	*ret_bbr = false;
 	switch (choice) {
 	case CONGESTION_CUBIC:
-		return "cubic chosen, the kernel default stays";
+		return "cubic was chosen.";
 	case CONGESTION_BBR:
 		if (!modstate_usable(info->bbr))
 			return info->bbr == MODSTATE_BLACKLISTED ?
-				       "bbr chosen, but tcp_bbr is blacklisted: the kernel default stays" :
-				       "bbr chosen, but this kernel has no tcp_bbr: the kernel default stays";
+				       "bbr was chosen, but tcp_bbr is blacklisted." :
+				       "bbr was chosen, but this kernel has no tcp_bbr.";
 		*ret_bbr = true;
-		return "bbr chosen";
+		return "bbr was chosen.";
 	case CONGESTION_AUTO:
 		break;
 	}
 	if (info->cpus < 2)
-		return "auto: 1 CPU, where BBR's pacing competes with the rest; the kernel default stays";
+		return "auto, and 1 CPU: BBR's pacing would compete with PHP for it.";
 	if (info->bbr == MODSTATE_BLACKLISTED)
-		return "auto: tcp_bbr is blacklisted, the kernel default stays";
+		return "auto, but tcp_bbr is blacklisted.";
 	if (!modstate_usable(info->bbr))
-		return "auto: this kernel has no tcp_bbr, the kernel default stays";
+		return "auto, but this kernel has no tcp_bbr.";
 	*ret_bbr = true;
-	return "auto: 2 or more CPUs and BBR available";
+	return "auto, with 2 or more CPUs and BBR in this kernel.";
 }
 
 void profile_compute(const struct sysinfo *info, enum congestion choice,

@@ -32,13 +32,15 @@ void render_sysctl(const struct profile *p, FILE *f)
 		FRAGMENT_SYSCTL);
 	fprintf(f, "# Machine: %u CPU%s, %" PRIu64 " MiB of memory.\n", p->cpus,
 		p->cpus == 1 ? "" : "s", p->mem_mib);
-	if (p->bbr)
-		fprintf(f, "# Congestion control: bbr%s (%s).\n",
-			p->fq ? " with the fq qdisc" :
-				"; no fq qdisc in this kernel, BBR paces itself",
-			p->why);
+	if (!p->bbr)
+		fprintf(f,
+			"# Congestion control: left to the kernel (cubic and fq_codel by default).\n");
+	else if (p->fq)
+		fprintf(f, "# Congestion control: bbr with the fq qdisc.\n");
 	else
-		fprintf(f, "# Congestion control: not set (%s).\n", p->why);
+		fprintf(f,
+			"# Congestion control: bbr; this kernel has no fq qdisc, so BBR paces itself.\n");
+	fprintf(f, "# Why: %s\n", p->why);
 	render_buffers(p, f);
 	fprintf(f, "%s cpus=%u congestion=%s\n", MARKER, p->cpus,
 		congestion_to_string(p->choice));
@@ -68,5 +70,5 @@ void render_modules(const struct profile *p, FILE *f)
 	else if (p->bbr)
 		fprintf(f, "# No module to load: BBR is built into this kernel.\n");
 	else
-		fprintf(f, "# No module to load: BBR is not used (%s).\n", p->why);
+		fprintf(f, "# No module to load: BBR is not used.\n# Why: %s\n", p->why);
 }
