@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "sysinfo.h"
@@ -105,8 +106,15 @@ static int detect_cpus(const char *root, unsigned *ret_cpus)
 	if (r < 0)
 		return r;
 	r = read_line(path, online, sizeof(online));
-	if (r < 0)
+	if (r < 0) {
+		/* A chroot often has no /sys; the affinity mask still tells. */
+		if (root[0] == '\0' && sched_getaffinity(0, sizeof(mask), &mask) == 0 &&
+		    CPU_COUNT(&mask) > 0) {
+			*ret_cpus = (unsigned)CPU_COUNT(&mask);
+			return 0;
+		}
 		return r;
+	}
 	if (root[0] == '\0' && sched_getaffinity(0, sizeof(mask), &mask) == 0) {
 		struct affinity_count c = { .mask = &mask };
 
@@ -185,19 +193,52 @@ static bool detect_container(const char *root, char *kind, size_t size)
 	return false;
 }
 
-/* In a chroot, / is not the root directory of PID 1. When /proc/1/root cannot
- * be read we cannot tell, and assume not. */
+/* The mount ID and mounted root of the mount at "/" in a mountinfo file:
+ * -ENOENT without the file, -ESRCH when "/" is not among the mounts. */
+static int mountinfo_root(const char *root, const char *file, char *ret, size_t size)
+{
+	char line[LINE_MAX_LEN];
+	int r = -ESRCH;
+	FILE *f;
+
+	if (fopen_root(root, file, &f) < 0)
+		return -ENOENT;
+	while (fgets(line, sizeof(line), f)) {
+		char id[32], mounted[PATH_MAX_LEN], point[PATH_MAX_LEN];
+
+		int n;
+
+		if (sscanf(line, "%31s %*s %*s %4095s %4095s", id, mounted, point) != 3 ||
+		    strcmp(point, "/") != 0)
+			continue;
+		n = snprintf(ret, size, "%s %s", id, mounted);
+		r = n < 0 || (size_t)n >= size ? -E2BIG : 0;
+	}
+	fclose(f);
+	return r;
+}
+
+/* In a chroot, / is not the root directory of PID 1. Where /proc/1/root
+ * cannot be read, the mounts tell: PID 1 and we see the same mount at "/",
+ * or ours is another one, or none at all when the chroot is a plain
+ * directory. A process that cannot tell assumes a chroot, as ischroot -t
+ * does: leaving a kernel alone is the safe mistake. */
 static bool detect_chroot(const char *root)
 {
-	char top[PATH_MAX_LEN], init[PATH_MAX_LEN];
+	char top[PATH_MAX_LEN], init[PATH_MAX_LEN], theirs[PATH_MAX_LEN],
+		ours[PATH_MAX_LEN];
 	struct stat a, b;
 
 	if (root_path(top, sizeof(top), root, "/") < 0 ||
 	    root_path(init, sizeof(init), root, "/proc/1/root") < 0)
-		return false;
-	if (stat(top, &a) < 0 || stat(init, &b) < 0)
-		return false;
-	return a.st_dev != b.st_dev || a.st_ino != b.st_ino;
+		return true;
+	if (stat(top, &a) == 0 && stat(init, &b) == 0)
+		return a.st_dev != b.st_dev || a.st_ino != b.st_ino;
+	if (mountinfo_root(root, "/proc/1/mountinfo", theirs, sizeof(theirs)) < 0)
+		return true;
+	if (mountinfo_root(root, "/proc/self/mountinfo", ours, sizeof(ours)) < 0)
+		return true;
+	return strcmp(theirs, ours) != 0;
 }
 
 /* /proc/sys/net is read-only in most containers: either the mount is, or the
@@ -258,8 +299,20 @@ static enum modstate detect_module(const char *root, const char *release,
 	return state;
 }
 
+/* glibc answers this with the sysinfo() system call, no file needed. */
+static int memory_from_kernel(uint64_t *ret_kib)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+	if (pages <= 0 || size <= 0)
+		return -ENOENT;
+	*ret_kib = (uint64_t)pages * (uint64_t)size / 1024;
+	return 0;
+}
+
 int sysinfo_detect(const char *root, struct sysinfo *ret_info, const char **ret_failed)
 {
+	struct utsname un;
 	struct sysinfo info = { 0 };
 	char path[PATH_MAX_LEN];
 	int r;
@@ -269,7 +322,11 @@ int sysinfo_detect(const char *root, struct sysinfo *ret_info, const char **ret_
 		*ret_failed = CPU_ONLINE;
 		return r;
 	}
+	/* A chroot may have no /proc; on the real root the kernel can still be
+	 * asked directly. A --root tree must have the files. */
 	r = detect_memory(root, &info.mem_kib);
+	if (r == -ENOENT && root[0] == '\0')
+		r = memory_from_kernel(&info.mem_kib);
 	if (r < 0) {
 		*ret_failed = "/proc/meminfo";
 		return r;
@@ -277,6 +334,11 @@ int sysinfo_detect(const char *root, struct sysinfo *ret_info, const char **ret_
 	r = root_path(path, sizeof(path), root, "/proc/sys/kernel/osrelease");
 	if (r == 0)
 		r = read_line(path, info.release, sizeof(info.release));
+	if (r == -ENOENT && root[0] == '\0' && uname(&un) == 0)
+		r = snprintf(info.release, sizeof(info.release), "%s", un.release) <
+				    (int)sizeof(info.release) ?
+			    0 :
+			    -E2BIG;
 	if (r < 0 || strchr(info.release, '/') || strstr(info.release, "..")) {
 		*ret_failed = "/proc/sys/kernel/osrelease";
 		return r < 0 ? r : -EBADMSG;

@@ -34,6 +34,8 @@ static void test_cpu_list(void **unused)
 	}
 }
 
+#define ROOT_MOUNT "27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"
+
 /* The smallest tree detection accepts. */
 static char *minimal_root(void)
 {
@@ -47,6 +49,8 @@ static char *minimal_root(void)
 	scratch_write(root, "/proc/sys/net/ipv4/tcp_available_congestion_control",
 		      "reno cubic\n");
 	scratch_write(root, "/proc/sys/net/core/default_qdisc", "fq_codel\n");
+	scratch_write(root, "/proc/1/mountinfo", ROOT_MOUNT);
+	scratch_write(root, "/proc/self/mountinfo", ROOT_MOUNT);
 	return root;
 }
 
@@ -128,15 +132,55 @@ static void test_environment(void **unused)
 	}
 }
 
-/* In a chroot the root is not PID 1's root. */
+/* In a chroot the root is not PID 1's root; where /proc/1/root cannot be
+ * read the mounts tell, and where nothing tells, it is a chroot. */
 static void test_chroot(void **unused)
+{
+	static const struct {
+		const char *init, *self;
+		enum environment environment;
+	} cases[] = {
+		{ ROOT_MOUNT, ROOT_MOUNT, ENVIRONMENT_HOST },
+		/* Chrooted into a bind mount: another mount at "/". */
+		{ ROOT_MOUNT, "31 27 254:0 /srv/image / rw - ext4 /dev/vda rw\n",
+		  ENVIRONMENT_CHROOT },
+		/* Chrooted into a plain directory: "/" is not visible at all. */
+		{ ROOT_MOUNT, "40 27 0:5 / /dev rw - devtmpfs udev rw\n",
+		  ENVIRONMENT_CHROOT },
+		{ ROOT_MOUNT, NULL, ENVIRONMENT_CHROOT },
+		{ NULL, ROOT_MOUNT, ENVIRONMENT_CHROOT },
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		char *root = minimal_root(), path[PATH_MAX_LEN];
+		struct sysinfo info;
+		const char *failed;
+
+		snprintf(path, sizeof(path), "%s/proc/1/mountinfo", root);
+		if (cases[i].init)
+			scratch_write(root, "/proc/1/mountinfo", cases[i].init);
+		else
+			assert_int_equal(unlink(path), 0);
+		snprintf(path, sizeof(path), "%s/proc/self/mountinfo", root);
+		if (cases[i].self)
+			scratch_write(root, "/proc/self/mountinfo", cases[i].self);
+		else
+			assert_int_equal(unlink(path), 0);
+		assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+		if (info.environment != cases[i].environment)
+			fail_msg("case %zu: %s", i,
+				 environment_to_string(info.environment));
+		scratch_free(root);
+	}
+}
+
+/* /proc/1/root, where it can be read, decides. */
+static void test_chroot_root_link(void **unused)
 {
 	char *root = minimal_root(), path[PATH_MAX_LEN];
 	struct sysinfo info;
 	const char *failed;
 
-	snprintf(path, sizeof(path), "%s/proc/1", root);
-	assert_int_equal(mkdir(path, 0755), 0);
 	snprintf(path, sizeof(path), "%s/proc/1/root", root);
 	assert_int_equal(symlink("/", path), 0);
 	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
@@ -204,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_modules_from_kernel),
 		cmocka_unit_test(test_environment),
 		cmocka_unit_test(test_chroot),
+		cmocka_unit_test(test_chroot_root_link),
 		cmocka_unit_test(test_read_only),
 		cmocka_unit_test(test_missing_files),
 	};
