@@ -129,6 +129,11 @@ vm_image() {
 		flock 9
 		# shellcheck disable=SC2086
 		[ -f "$dir/disk.img" ] || vm_image_build "$dir" $pkgs
+		# Each recipe change leaves an image behind: drop those unused
+		# for a week (a use touches the folder).
+		touch "$dir"
+		find "$VM_CACHE" -mindepth 1 -maxdepth 1 -name "$VM_SUITE-*" \
+			-mtime +7 -exec rm -rf {} +
 	) 9>"$VM_CACHE/.lock" || exit 1
 
 	VM_IMAGE=$dir
@@ -139,21 +144,28 @@ vm_image() {
 	vm_workdir
 }
 
-# Creates VM_WORKDIR once per run and removes it at exit unless VM_KEEP=1.
+# Creates VM_WORKDIR once per run (under /var/tmp: disks are too big for a
+# tmpfs /tmp). At exit, a QEMU still running is stopped and the folder is
+# removed unless VM_KEEP=1. This takes the scenario's EXIT trap.
 vm_workdir() {
 	if [ -z "${VM_WORKDIR:-}" ]; then
 		VM_WORKDIR=$(mktemp -d "${TMPDIR:-/var/tmp}/nettune-vm.XXXXXX")
-		if [ "${VM_KEEP:-0}" = 1 ]; then
-			vm_log "keeping $VM_WORKDIR"
-		else
-			trap 'rm -rf "$VM_WORKDIR"' EXIT
-		fi
+		[ "${VM_KEEP:-0}" != 1 ] || vm_log "keeping $VM_WORKDIR"
+		trap vm_cleanup EXIT
+		# Without these an interrupted scenario dies without its EXIT trap.
+		trap 'exit 130' INT
+		trap 'exit 143' TERM
 	fi
 	mkdir -p "$VM_WORKDIR"
 }
 
+vm_cleanup() {
+	[ -z "${VM_QEMU_PID:-}" ] || vm_kill "$VM_QEMU_PID"
+	[ "${VM_KEEP:-0}" = 1 ] || rm -rf "$VM_WORKDIR"
+}
+
 # vm_disk NAME: prints the path of a fresh copy of the image's disk. Sparse,
-# so a 2 GiB disk holding 700 MiB costs 700 MiB and a few seconds.
+# so the 2 GiB disk costs what it holds (400 MiB) and a second or two.
 vm_disk() {
 	local disk=$VM_WORKDIR/$1.img
 	cp --sparse=always "$VM_IMAGE/disk.img" "$disk"
@@ -214,8 +226,9 @@ vm_kvm_works() {
 	grep -q 'Kernel panic' "$log"
 }
 
-# vm_accel: decides once per run between KVM and software emulation (TCG)
-# and prints the QEMU options for it. VM_ACCEL forces a choice.
+# vm_accel: decides once per run between KVM and software emulation (TCG),
+# in VM_ACCEL; a VM_ACCEL set beforehand forces the choice. Boots in
+# parallel (subshells) should follow a call in the main shell.
 vm_accel() {
 	if [ -z "${VM_ACCEL:-}" ]; then
 		if vm_kvm_works; then
@@ -237,6 +250,7 @@ vm_accel_args() {
 }
 
 # Runs QEMU once, under a hard time limit; returns as vm_wait does.
+# VM_QEMU_PID names it while it runs, for vm_cleanup.
 vm_qemu() {
 	local disk=$1 cpus=$2 share=$3 log=$4 limit=$5
 	local append="root=/dev/vda rw console=ttyS0 panic=-1"
@@ -257,8 +271,12 @@ vm_qemu() {
 		-device virtio-rng-pci
 		-nic none
 	)
+	local rc=0
 	"${qemu[@]}" </dev/null >"$log" 2>&1 &
-	vm_wait $! "$log" "$limit"
+	VM_QEMU_PID=$!
+	vm_wait "$VM_QEMU_PID" "$log" "$limit" || rc=$?
+	VM_QEMU_PID=
+	return "$rc"
 }
 
 # vm_boot DISK CPUS SHARE_DIR LOG [TIMEOUT]
