@@ -4,7 +4,11 @@
 # make deb          the Debian 13 package, built and linted in a trixie chroot
 # make install      install into $(DESTDIR)$(PREFIX)
 
+# The version is the one of the latest debian/changelog entry.
+VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null)
+ifeq ($(VERSION),)
 VERSION = 0.1.0
+endif
 PREFIX = /usr/local
 SBINDIR = $(PREFIX)/sbin
 MANDIR = $(PREFIX)/share/man
