@@ -298,10 +298,7 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 		printf("%s%s is missing: nothing to set.\n", ctx->root, FRAGMENT_SYSCTL);
 	} else if (r < 0) {
 		log_error("%s%s:%u: %s", ctx->root, FRAGMENT_SYSCTL, line,
-			  r == -EINVAL	? "not a valid key = value line" :
-			  r == -E2BIG	? "line too long" :
-			  r == -EBADMSG ? "not an assignment" :
-					  strerror(-r));
+			  sysctld_strerror(r));
 		return EXIT_FAILURE;
 	}
 	if (read_modules(ctx, &modules) < 0 || load_state_or_log(ctx, &state) < 0) {

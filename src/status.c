@@ -123,8 +123,8 @@ int command_status(const struct context *ctx, int argc, char **argv)
 		return EXIT_DRIFT;
 	}
 	if (r < 0) {
-		log_error("%s%s:%u: not a valid key = value line", ctx->root,
-			  FRAGMENT_SYSCTL, line);
+		log_error("%s%s:%u: %s", ctx->root, FRAGMENT_SYSCTL, line,
+			  sysctld_strerror(r));
 		return EXIT_FAILURE;
 	}
 	r = sysctld_load_all(ctx->root, &all);

@@ -97,6 +97,7 @@ void assignments_free(struct assignments *a)
 int sysctld_parse_file(const char *root, const char *file, bool strict,
 		       struct assignments *ret, unsigned *ret_line)
 {
+	size_t first = ret->n;
 	char *line = NULL;
 	size_t cap = 0;
 	unsigned n = 0;
@@ -134,7 +135,27 @@ int sysctld_parse_file(const char *root, const char *file, bool strict,
 		r = -EIO;
 	free(line);
 	fclose(f);
+	if (r < 0) {
+		/* Nothing of a file that failed is kept. */
+		ret->n = first;
+		if (first == 0)
+			assignments_free(ret);
+	}
 	return r;
+}
+
+/* What a strict parse's error means, for a one-line message. */
+const char *sysctld_strerror(int error)
+{
+	switch (error) {
+	case -EINVAL:
+		return "not a valid key = value line";
+	case -E2BIG:
+		return "line too long";
+	case -EBADMSG:
+		return "not an assignment";
+	}
+	return strerror(-error);
 }
 
 static int compare_names(const void *a, const void *b)

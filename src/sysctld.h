@@ -33,6 +33,7 @@ int sysctld_parse_line(const char *line, bool strict, struct assignment *ret);
 int sysctld_parse_file(const char *root, const char *file, bool strict,
 		       struct assignments *ret, unsigned *ret_line);
 int sysctld_load_all(const char *root, struct assignments *ret);
+const char *sysctld_strerror(int error);
 const struct assignment *sysctld_winner(const struct assignments *all, const char *key);
 void assignments_free(struct assignments *a);
 

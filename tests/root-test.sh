@@ -192,6 +192,9 @@ echo "net.core.somaxconn" >>"$t$fragment"
 refused "a line without =" "60-wp-panel-nettune.conf:[0-9]+: not an assignment" \
 	"$bin" --root "$t" apply
 
+refused "status with a line without =" "60-wp-panel-nettune.conf:[0-9]+: not an assignment" \
+	"$bin" --root "$t" status
+
 t=$(fresh debian13-2cpu)
 echo "net.ipv4/../../../etc/passwd = 1" >>"$t$fragment"
 refused "a key with .." "60-wp-panel-nettune.conf:[0-9]+: not a valid key = value line" \
