@@ -9,7 +9,7 @@ VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog 2>/dev/
 ifeq ($(VERSION),)
 VERSION = 0.1.0
 endif
-PREFIX = /usr/local
+PREFIX = /usr
 SBINDIR = $(PREFIX)/sbin
 MANDIR = $(PREFIX)/share/man
 

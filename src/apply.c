@@ -141,11 +141,12 @@ static int load_modules(const struct context *ctx, const struct sysinfo *info,
 
 		r = modload_ensure(ctx->root, info->release, name, insert, &result);
 		if (r < 0) {
-			if (sysctl_error_is_refusal(r))
+			if (sysctl_error_is_refusal(r)) {
 				log_warning("not allowed to load %s, ignoring", name);
-			else
+			} else {
 				log_error("cannot load module %s: %s", name, strerror(-r));
-			ret = ret ?: r;
+				ret = ret ?: r;
+			}
 			continue;
 		}
 		switch (result) {
@@ -166,7 +167,7 @@ static int load_modules(const struct context *ctx, const struct sysinfo *info,
 			break;
 		}
 	}
-	return sysctl_error_is_refusal(ret) ? 0 : ret;
+	return ret;
 }
 
 enum outcome {
@@ -175,15 +176,46 @@ enum outcome {
 	OUTCOME_SET,
 };
 
+/* Writing bbr or fq makes the kernel load tcp_bbr or sch_fq by name, which
+ * bypasses a modprobe.d blacklist. A module the admin disabled is never
+ * loaded that way. */
+static bool value_needs_refused_module(const struct assignment *a,
+				       const struct sysinfo *info)
+{
+	if (strcmp(a->key, "net.ipv4.tcp_congestion_control") == 0 &&
+	    strcmp(a->value, "bbr") == 0)
+		return info->bbr == MODSTATE_BLACKLISTED;
+	if (strcmp(a->key, "net.core.default_qdisc") == 0 && strcmp(a->value, "fq") == 0)
+		return info->fq == MODSTATE_BLACKLISTED;
+	return false;
+}
+
+/* After a write, the record holds what the kernel reads back: it may have
+ * normalized the value (015 is 13), taken part of a vector, or refused it.
+ * A record whose key still has its original value is not needed. */
+static int settle_record(const struct context *ctx, struct state *state, const char *key,
+			 const char *before)
+{
+	struct record *rec = state_find(state, key);
+	char live[VALUE_MAX + 1];
+
+	if (sysctl_read(ctx->root, key, live, sizeof(live)) < 0)
+		snprintf(live, sizeof(live), "%s", before);
+	if (strcmp(live, rec->original) == 0)
+		state_drop(state, (size_t)(rec - state->items));
+	else
+		snprintf(rec->applied, sizeof(rec->applied), "%s", live);
+	return save_state(ctx, state);
+}
+
 /* Sets one key of the fragment: returns an outcome, or -errno on a real
  * failure. */
-static int apply_one(const struct context *ctx, const struct assignment *a,
-		     struct state *state)
+static int apply_one(const struct context *ctx, const struct sysinfo *info,
+		     const struct assignment *a, struct state *state)
 {
-	char live[VALUE_MAX + 1];
+	char live[VALUE_MAX + 1], now[VALUE_MAX + 1];
 	struct record *rec;
-	bool added = false;
-	int r;
+	int r, w;
 
 	r = sysctl_read(ctx->root, a->key, live, sizeof(live));
 	if (r == -ENOENT) {
@@ -198,8 +230,23 @@ static int apply_one(const struct context *ctx, const struct assignment *a,
 		log_error("cannot read %s: %s", a->key, strerror(-r));
 		return r;
 	}
-	if (strcmp(live, a->value) == 0)
+	rec = state_find(state, a->key);
+	if (strcmp(live, a->value) == 0) {
+		/* Set earlier by a reboot after an edit: purge must know. */
+		if (rec && strcmp(rec->applied, live) != 0 && !ctx->dry_run) {
+			snprintf(rec->applied, sizeof(rec->applied), "%s", live);
+			r = save_state(ctx, state);
+			if (r < 0)
+				return r;
+		}
 		return OUTCOME_UNCHANGED;
+	}
+	if (value_needs_refused_module(a, info)) {
+		log_warning("not setting %s = %s: its module is blacklisted, and the kernel "
+			    "would load it anyway",
+			    a->key, a->value);
+		return OUTCOME_SKIPPED;
+	}
 	if (ctx->dry_run) {
 		printf("would set %s = %s (now %s)\n", a->key, a->value, live);
 		return OUTCOME_SET;
@@ -207,41 +254,44 @@ static int apply_one(const struct context *ctx, const struct assignment *a,
 
 	/* The original is on disk before the kernel changes, so a crash here
 	 * leaves a record revert can use. A second apply keeps it. */
-	rec = state_find(state, a->key);
 	if (!rec) {
 		r = state_add(state, a->key, live, a->value);
-		if (r == 0)
-			r = save_state(ctx, state);
-		if (r < 0)
-			return r;
-		rec = state_find(state, a->key);
-		added = true;
-	} else if (strcmp(rec->applied, a->value) != 0) {
+	} else {
 		snprintf(rec->applied, sizeof(rec->applied), "%s", a->value);
-		r = save_state(ctx, state);
-		if (r < 0)
-			return r;
+		r = 0;
 	}
+	if (r == 0)
+		r = save_state(ctx, state);
+	if (r < 0)
+		return r;
 
-	r = sysctl_write(ctx->root, a->key, a->value);
-	if (r == 0) {
-		printf("set %s = %s (was %s)\n", a->key, a->value, live);
+	w = sysctl_write(ctx->root, a->key, a->value);
+	r = settle_record(ctx, state, a->key, live);
+	if (r < 0)
+		return r;
+	if (w == 0) {
+		if (sysctl_read(ctx->root, a->key, now, sizeof(now)) == 0 &&
+		    strcmp(now, a->value) != 0)
+			printf("set %s = %s (was %s; the kernel reads it as %s)\n",
+			       a->key, a->value, live, now);
+		else
+			printf("set %s = %s (was %s)\n", a->key, a->value, live);
 		return OUTCOME_SET;
 	}
-	if (added)
-		state_drop(state, (size_t)(rec - state->items));
-	if (sysctl_error_is_refusal(r)) {
+	/* systemd-sysctl: "-" means any failure is ignored; a refusal is
+	 * quiet; a missing key is a warning. */
+	if (sysctl_error_is_refusal(w)) {
 		log_debug("not allowed to set %s, skipping", a->key);
-		return 0;
+		return OUTCOME_SKIPPED;
 	}
-	if (r == -ENOENT) {
-		if (!a->ignore_failure)
-			log_warning("%s is not in this kernel or namespace, ignoring",
-				    a->key);
-		return 0;
+	if (w == -ENOENT || a->ignore_failure) {
+		log_warning("cannot set %s to %s: %s, ignoring", a->key, a->value,
+			    w == -EIO ? "the kernel took only part of it" : strerror(-w));
+		return OUTCOME_SKIPPED;
 	}
-	log_error("cannot set %s to %s: %s", a->key, a->value, strerror(-r));
-	return r;
+	log_error("cannot set %s to %s: %s", a->key, a->value,
+		  w == -EIO ? "the kernel took only part of it" : strerror(-w));
+	return w;
 }
 
 static bool in_fragment(const struct assignments *fragment, const char *key)
@@ -308,7 +358,7 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 
 	ret = load_modules(ctx, &info, &modules);
 	for (size_t i = 0; i < fragment.n; i++) {
-		r = apply_one(ctx, &fragment.items[i], &state);
+		r = apply_one(ctx, &info, &fragment.items[i], &state);
 		if (r >= 0)
 			counts[r]++;
 		else

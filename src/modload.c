@@ -39,13 +39,11 @@ static void log_nothing(void *data, int priority, const char *file, int line,
  * real root it uses its own defaults, which are the same directories. */
 static int context_new(const char *root, const char *release, struct kmod_ctx **ret_ctx)
 {
-	char dir[PATH_MAX_LEN], conf[4][PATH_MAX_LEN];
-	const char *confs[5] = { NULL };
+	char dir[PATH_MAX_LEN], conf[5][PATH_MAX_LEN];
+	const char *confs[6] = { NULL };
 	static const char *const confdirs[] = {
-		"/etc/modprobe.d",
-		"/run/modprobe.d",
-		"/usr/local/lib/modprobe.d",
-		"/lib/modprobe.d",
+		"/etc/modprobe.d",     "/run/modprobe.d", "/usr/local/lib/modprobe.d",
+		"/usr/lib/modprobe.d", "/lib/modprobe.d",
 	};
 	struct kmod_ctx *ctx;
 	char rel[PATH_MAX_LEN];
@@ -80,8 +78,7 @@ static bool module_refused(struct kmod_ctx *ctx, struct kmod_list *list)
 		return false;
 	if (!allowed)
 		return true;
-	kmod_list_foreach(l, allowed)
-	{
+	kmod_list_foreach (l, allowed) {
 		struct kmod_module *mod = kmod_module_get_module(l);
 
 		if (kmod_module_get_install_commands(mod))
@@ -175,8 +172,7 @@ int modload_ensure(const char *root, const char *release, const char *name, bool
 	r = kmod_module_new_from_lookup(ctx, name, &list);
 	if (r < 0)
 		goto out;
-	kmod_list_foreach(l, list)
-	{
+	kmod_list_foreach (l, list) {
 		struct kmod_module *mod = kmod_module_get_module(l);
 		int state = kmod_module_get_initstate(mod);
 

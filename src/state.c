@@ -24,8 +24,8 @@ static int parse_record(char *line, struct record *ret)
 	if (!tab2 || strchr(tab2 + 1, '\t'))
 		return -EBADMSG;
 	*tab1 = *tab2 = '\0';
-	if (!sysctl_key_valid(line) || strlen(tab1 + 1) > VALUE_MAX ||
-	    strlen(tab2 + 1) > VALUE_MAX)
+	if (!sysctl_key_valid(line) || tab1[1] == '\0' || tab2[1] == '\0' ||
+	    strlen(tab1 + 1) > VALUE_MAX || strlen(tab2 + 1) > VALUE_MAX)
 		return -EBADMSG;
 	strcpy(ret->key, line);
 	strcpy(ret->original, tab1 + 1);
@@ -157,6 +157,9 @@ int state_add(struct state *state, const char *key, const char *original,
 	if (strlen(key) >= KEY_MAX || strlen(original) > VALUE_MAX ||
 	    strlen(applied) > VALUE_MAX)
 		return -E2BIG;
+	/* The shell loop of the package's purge cannot tell an empty field. */
+	if (original[0] == '\0' || applied[0] == '\0')
+		return -EINVAL;
 	items = reallocarray(state->items, state->n + 1, sizeof(*items));
 	if (!items)
 		return -ENOMEM;

@@ -19,7 +19,6 @@
 static int fragment_cpus(const char *root, unsigned *ret_cpus)
 {
 	char line[LINE_MAX_LEN];
-	unsigned cpus;
 	FILE *f;
 	int r;
 
@@ -27,13 +26,18 @@ static int fragment_cpus(const char *root, unsigned *ret_cpus)
 	if (r < 0)
 		return r;
 	r = -ENOENT;
-	while (fgets(line, sizeof(line), f))
+	while (fgets(line, sizeof(line), f)) {
+		char num[16];
+		uint64_t cpus;
+
 		if (startswith(line, MARKER) &&
-		    sscanf(line + strlen(MARKER), " cpus=%u", &cpus) == 1) {
-			*ret_cpus = cpus;
+		    sscanf(line + strlen(MARKER), " cpus=%15[0-9]", num) == 1 &&
+		    parse_u64(num, &cpus) == 0 && cpus > 0 && cpus < 65536) {
+			*ret_cpus = (unsigned)cpus;
 			r = 0;
 			break;
 		}
+	}
 	fclose(f);
 	return r;
 }

@@ -74,9 +74,10 @@ int read_file(const char *path, char *buf, size_t size, size_t *ret_len)
 		len += (size_t)n;
 	}
 	close(fd);
+	/* Terminated even when too long, so a caller may use the beginning. */
+	buf[len] = '\0';
 	if (r < 0)
 		return r;
-	buf[len] = '\0';
 	if (ret_len)
 		*ret_len = len;
 	return 0;

@@ -38,7 +38,14 @@ fi
 
 tree=$(mktemp -d /tmp/nettune-netns.XXXXXX)
 trap 'rm -rf "$tree"' EXIT
-ln -s /proc "$tree/proc"
+# The kernel's files are the real ones. PID 1's view of the mounts is given
+# as our own: this tree is the host, not a chroot, whether or not this
+# machine lets us read /proc/1.
+mkdir -p "$tree/proc/1" "$tree/proc/self"
+ln -s /proc/sys "$tree/proc/sys"
+ln -s /proc/meminfo "$tree/proc/meminfo"
+ln -s /proc/self/mountinfo "$tree/proc/1/mountinfo"
+ln -s /proc/self/mountinfo "$tree/proc/self/mountinfo"
 ln -s /sys "$tree/sys"
 mkdir -p "$tree/etc/sysctl.d" "$tree/etc/modules-load.d"
 fragment=$tree/etc/sysctl.d/60-wp-panel-nettune.conf
@@ -48,8 +55,7 @@ nettune() { "$bin" --root "$tree" "$@"; }
 key_path() { echo "/proc/sys/$(echo "$1" | tr . /)"; }
 live() { set -f; set -- $(cat "$(key_path "$1")"); echo "$*"; }
 
-check_eq "this is a fresh namespace" "$(readlink /proc/self/ns/net)" \
-	"$(readlink /proc/self/ns/net)"
+check_match "the tree is the host, not a chroot" '^environment: host$' "$(nettune detect)"
 check "render the fragment" sh -c "'$bin' --root '$tree' render sysctl > '$fragment'"
 nettune render modules > "$tree/etc/modules-load.d/wp-panel-nettune.conf"
 
@@ -113,5 +119,33 @@ check_eq "the other keys stay applied" "$(live net.ipv4.tcp_fin_timeout)" 15
 check_rc "revert" 0 nettune revert
 check_eq "fin_timeout is back" "$(live net.ipv4.tcp_fin_timeout)" \
 	"$(echo "$originals" | tr ';' '\n' | sed -n 's/^net.ipv4.tcp_fin_timeout=//p')"
+
+# Values the kernel does not take as written. The record must keep the
+# original and what the kernel really holds, so revert and purge still work.
+fin=$(live net.ipv4.tcp_fin_timeout)
+somax=$(live net.core.somaxconn)
+rmem=$(live net.ipv4.tcp_rmem)
+nettune render sysctl >"$fragment"
+sed -i -e 's/^net.ipv4.tcp_fin_timeout = .*/net.ipv4.tcp_fin_timeout = 015/' "$fragment"
+check_rc "apply with an octal value" 0 nettune apply
+check_eq "the kernel reads 015 as 13" "$(live net.ipv4.tcp_fin_timeout)" 13
+check_match "apply says how the kernel read it" 'tcp_fin_timeout = 015 \(was [0-9]+; the kernel reads it as 13\)' "$out"
+check_match "the record holds what the kernel holds" "^net.ipv4.tcp_fin_timeout	$fin	13\$" \
+	"$(cat "$tree/var/lib/wp-panel-nettune/state")"
+
+sed -i -e 's/^net.core.somaxconn = .*/net.core.somaxconn = lots/' "$fragment"
+check_rc "a value the kernel rejects fails apply" 1 nettune apply
+check_match "with a message naming it" 'cannot set net.core.somaxconn to lots: Invalid argument' "$out"
+check_eq "somaxconn keeps the value applied before" "$(live net.core.somaxconn)" 65535
+check_match "and the record still has its original" "^net.core.somaxconn	$somax	65535\$" \
+	"$(cat "$tree/var/lib/wp-panel-nettune/state")"
+
+sed -i -e 's/^net.ipv4.tcp_rmem = .*/net.ipv4.tcp_rmem = 4096 131072 8388608 99/' "$fragment"
+nettune apply >/dev/null 2>&1 || true
+check_rc "revert after all that" 0 nettune revert
+check_eq "fin_timeout's original is back" "$(live net.ipv4.tcp_fin_timeout)" "$fin"
+check_eq "somaxconn's original is back" "$(live net.core.somaxconn)" "$somax"
+check_eq "tcp_rmem's original is back" "$(live net.ipv4.tcp_rmem)" "$rmem"
+check "nothing is left recorded" test ! -e "$tree/var/lib/wp-panel-nettune"
 
 summary

@@ -32,6 +32,7 @@ static void test_round_trip(void **unused)
 	assert_int_equal(state_add(&s, "net.ipv4.tcp_rmem", "4096 131072 6291456",
 				   "4096 131072 16777216"),
 			 0);
+	assert_int_equal(state_add(&s, "net.core.rmem_max", "", "1"), -EINVAL);
 	assert_int_equal(state_save(root, &s), 0);
 	assert_string_equal(scratch_read(root, STATE_FILE), GOOD);
 	state_free(&s);
@@ -73,6 +74,8 @@ static void test_corrupt(void **unused)
 		{ "# wp-panel-nettune state 1\nnet/../../x\t1\t2\n# end\n", 2 },
 		{ "# wp-panel-nettune state 1\na.b\t1\t2\na.b\t1\t2\n# end\n", 3 },
 		{ "# wp-panel-nettune state 1\n# end\na.b\t1\t2\n", 3 },
+		{ "# wp-panel-nettune state 1\na.b\t\t2\n# end\n", 2 },
+		{ "# wp-panel-nettune state 1\na.b\t1\t\n# end\n", 2 },
 	};
 
 	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
