@@ -174,6 +174,16 @@ echo tcp_bbr >>"$t$modules"
 check_rc "a blacklisted module does not fail apply" 0 "$bin" --root "$t" apply
 check_match "and is reported" 'tcp_bbr is blacklisted in modprobe.d, not loading it' "$out"
 
+# A fragment made before the admin blacklisted tcp_bbr: setting bbr would
+# make the kernel load it anyway, so apply leaves the key alone.
+t=$(fresh debian13-2cpu)
+mkdir -p "$t/etc/modprobe.d"
+echo "blacklist tcp_bbr" >"$t/etc/modprobe.d/no-bbr.conf"
+check_rc "apply with bbr in the fragment but blacklisted" 0 "$bin" --root "$t" apply
+check_match "warns about it" 'not setting net.ipv4.tcp_congestion_control = bbr: its module is blacklisted' "$out"
+check_eq "congestion control stays cubic" "$(key_value "$t" net.ipv4.tcp_congestion_control)" cubic
+check_eq "the other keys are set" "$(key_value "$t" net.core.somaxconn)" 65535
+
 # Refusals: a clear one-line message, exit 1, the tree untouched.
 refused() {
 	name=$1
