@@ -2,6 +2,7 @@
 # make              build build/wp-panel-nettune
 # make check        every test: unit, sanitizers, network namespace, Debian 13 VM
 # make deb          the Debian 13 package, built and linted in a trixie chroot
+# make bench        the network benchmark, results in bench/results/
 # make install      install into $(DESTDIR)$(PREFIX)
 
 # The version is the one of the latest debian/changelog entry.
@@ -46,13 +47,17 @@ install: $(B)/wp-panel-nettune
 deb:
 	tools/make-deb
 
+# The network benchmark in a Debian 13 VM (about 45 minutes); see bench/README.
+bench:
+	bench/run
+
 clean:
 	rm -rf $(B)
 
 format:
 	clang-format -i src/*.c src/*.h tests/*.c tests/*.h
 
-.PHONY: all install deb clean format
+.PHONY: all install deb bench clean format
 .SECONDARY:
 
 -include $(wildcard $(B)/*.d $(B)/*/*.d)
