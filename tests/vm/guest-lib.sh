@@ -7,18 +7,20 @@
 # prints one "ok - NAME" or "FAIL - NAME" line; checks_done prints
 # "N passed, N failed". POSIX sh: the guest's /bin/sh is dash.
 
+# shellcheck disable=SC2034 # NT_* are for the scenarios
 checks_passed=0
 checks_failed=0
 
 # check NAME COMMAND [ARG...]: passes when COMMAND succeeds.
 check() {
-	_name=$1
+	# A name of its own: COMMAND may be a function of this file.
+	_check_name=$1
 	shift
 	if "$@"; then
-		echo "ok - $_name"
+		echo "ok - $_check_name"
 		checks_passed=$((checks_passed + 1))
 	else
-		echo "FAIL - $_name (failed: $*)"
+		echo "FAIL - $_check_name (failed: $*)"
 		checks_failed=$((checks_failed + 1))
 	fi
 }
@@ -58,4 +60,245 @@ checks_done() {
 	echo "$checks_passed passed, $checks_failed failed"
 	[ "$checks_failed" = 0 ] && exit 0
 	exit 1
+}
+
+# --- Logs, snapshots and comparisons -------------------------------------
+
+# finding TEXT: something worth reporting that is not a failure (a known
+# leftover, say). The host collects these lines into its summary.
+finding() {
+	echo "finding: $*"
+}
+
+# logged NAME COMMAND [ARG...]: runs COMMAND with no input and its output
+# in /host/NAME.log, which the host keeps. On failure prints the exit
+# status and the log's last lines. Returns COMMAND's status.
+logged() {
+	_log=/host/$1.log
+	shift
+	"$@" </dev/null >"$_log" 2>&1 && return 0
+	_rc=$?
+	echo "# '$*' exited $_rc; the last lines of $_log:"
+	tail -n 30 "$_log" | sed 's/^/#   /'
+	return "$_rc"
+}
+
+# apt_get NAME ARG...: apt-get -y ARG... as an unattended install runs it,
+# logged as NAME (see logged).
+apt_get() {
+	_apt_log=$1
+	shift
+	logged "$_apt_log" env DEBIAN_FRONTEND=noninteractive \
+		apt-get -y -q -o Dpkg::Use-Pty=0 "$@"
+}
+
+# said NAME LOG PATTERN: passes when /host/LOG.log has a line matching the
+# extended regular expression PATTERN (case-insensitive).
+said() {
+	if grep -Eqi -- "$3" "/host/$2.log"; then
+		echo "ok - $1"
+		checks_passed=$((checks_passed + 1))
+	else
+		echo "FAIL - $1 (no line matching '$3' in /host/$2.log)"
+		checks_failed=$((checks_failed + 1))
+	fi
+}
+
+# sysctl_snapshot FILE: every readable key under /proc/sys/net, and the
+# few others a network tuner might touch by mistake, as "key value" lines
+# (white space normalized), sorted. Unreadable (write-only) keys are left
+# out. One grep reads them all: fast even on an emulated CPU.
+sysctl_snapshot() {
+	{
+		grep -rs . /proc/sys/net
+		grep -s . /proc/sys/fs/file-max /proc/sys/fs/nr_open \
+			/proc/sys/kernel/pid_max
+	} | awk '{
+		i = index($0, ":")
+		key = substr($0, 11, i - 11)	# after "/proc/sys/"
+		gsub("/", ".", key)
+		value = substr($0, i + 1)
+		gsub(/[ \t]+/, " ", value)
+		print key, value
+	}' | LC_ALL=C sort >"$1"
+}
+
+# snapshot_get FILE KEY: the value of KEY in a sysctl_snapshot FILE.
+snapshot_get() {
+	awk -v k="$2" '$1 == k { sub(/^[^ ]* /, ""); print; exit }' "$1"
+}
+
+# tree_listing FILE: every file under /etc, /var/lib and /usr (type,
+# mode, owner, path, a symlink's target), and the SHA-256 of every regular
+# file under /etc, sorted.
+tree_listing() {
+	{
+		find /etc /var/lib /usr -xdev \
+			\( -type l -printf '%y %m %u:%g %p -> %l\n' \) -o \
+			-printf '%y %m %u:%g %p\n'
+		find /etc -xdev -type f -exec sha256sum {} + |
+			awk '{ print "sha256", $2, $1 }'
+	} | LC_ALL=C sort >"$1"
+}
+
+# check_same NAME BEFORE AFTER: passes when the two files are equal, else
+# prints their differences ("-" only before, "+" only after), at most 40.
+check_same() {
+	if diff -U0 "$2" "$3" >/tmp/check_same.diff; then
+		echo "ok - $1"
+		checks_passed=$((checks_passed + 1))
+	else
+		echo "FAIL - $1; differences (-before +after):"
+		grep -v '^\(---\|+++\|@@\)' /tmp/check_same.diff | head -n 40 |
+			sed 's/^/#   /'
+		checks_failed=$((checks_failed + 1))
+	fi
+}
+
+# --- wp-panel-nettune -----------------------------------------------------
+
+NT_SYSCTL=/etc/sysctl.d/60-wp-panel-nettune.conf
+NT_MODULES=/etc/modules-load.d/wp-panel-nettune.conf
+NT_LIMITS=/etc/security/limits.d/wp-panel-nettune.conf
+NT_DROPIN=/etc/systemd/system.conf.d/wp-panel-nettune.conf
+NT_STATE=/var/lib/wp-panel-nettune/state
+NT_MARKER=/var/lib/wp-panel-nettune/firstboot
+
+# nt_profile bbr|cubic: the profile DESIGN.md gives a 1 GiB machine (16 MiB
+# buffer ceilings), "key value" per line, sorted: with bbr, also fq and
+# BBR; with cubic, neither congestion key.
+nt_profile() {
+	{
+		if [ "$1" = bbr ]; then
+			echo "net.core.default_qdisc fq"
+			echo "net.ipv4.tcp_congestion_control bbr"
+		fi
+		cat <<-'PROFILE'
+			net.core.somaxconn 65535
+			net.ipv4.tcp_max_syn_backlog 8192
+			net.core.netdev_max_backlog 16384
+			net.core.rmem_max 16777216
+			net.core.wmem_max 16777216
+			net.ipv4.tcp_rmem 4096 131072 16777216
+			net.ipv4.tcp_wmem 4096 16384 16777216
+			net.ipv4.tcp_tw_reuse 1
+			net.ipv4.tcp_fin_timeout 15
+			net.ipv4.ip_local_port_range 10240 65535
+			net.ipv4.tcp_keepalive_time 300
+			net.ipv4.tcp_keepalive_intvl 30
+			net.ipv4.tcp_keepalive_probes 5
+			net.ipv4.tcp_syncookies 1
+			net.ipv4.tcp_sack 1
+			net.ipv4.tcp_timestamps 1
+			net.ipv4.tcp_slow_start_after_idle 0
+			net.ipv4.tcp_notsent_lowat 16384
+		PROFILE
+	} | LC_ALL=C sort
+}
+
+# fragment_settings FILE: the settings of a sysctl.d file as "key value"
+# lines, sorted; a leading "-" (best effort) is dropped and the value's
+# white space normalized.
+fragment_settings() {
+	sed -n 's/^[[:space:]]*-\{0,1\}\([a-z0-9_.-]*\)[[:space:]]*=[[:space:]]*\(.*\)$/\1 \2/p' "$1" |
+		awk '{ $1 = $1; print }' | LC_ALL=C sort
+}
+
+# check_fragment_profile bbr|cubic: the sysctl fragment holds exactly the
+# profile of nt_profile.
+check_fragment_profile() {
+	nt_profile "$1" >/tmp/profile.want
+	fragment_settings "$NT_SYSCTL" >/tmp/profile.got
+	check_same "the fragment holds the $1 profile of DESIGN.md" \
+		/tmp/profile.want /tmp/profile.got
+}
+
+# check_fragment_live [FILE]: every "key = value" of the sysctl fragment
+# (or FILE) is the live value of key, white space normalized.
+check_fragment_live() {
+	fragment_settings "${1:-$NT_SYSCTL}" >/tmp/fragment.settings
+	_n=0
+	while read -r _key _value; do
+		check_sysctl "$_key" "$_value"
+		_n=$((_n + 1))
+	done </tmp/fragment.settings
+	check "the fragment sets keys ($_n)" test "$_n" -gt 0
+}
+
+# nt_status: runs "wp-panel-nettune status" into /host/status.log and
+# prints its exit status.
+nt_status() {
+	_rc=0
+	wp-panel-nettune status >/host/status.log 2>&1 || _rc=$?
+	echo "$_rc"
+}
+
+# check_status_ok WHEN: status exits 0; on another status, its output.
+check_status_ok() {
+	_rc=$(nt_status)
+	check_eq "$1: wp-panel-nettune status exits 0" 0 "$_rc"
+	[ "$_rc" = 0 ] || sed 's/^/#   /' /host/status.log
+}
+
+# bbr_module: "live" when tcp_bbr is loaded, else "absent".
+bbr_module() {
+	cat /sys/module/tcp_bbr/initstate 2>/dev/null || echo absent
+}
+
+# modules_listed [FILE]: the module names the modules fragment (or FILE)
+# loads, on one line.
+modules_listed() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${1:-$NT_MODULES}" 2>/dev/null |
+		tr -s ' \t\n' ' ' | sed 's/ $//'
+}
+
+# check_record SNAPSHOT: the record of originals is well formed, each
+# original is the value SNAPSHOT (taken before the install) had, and each
+# applied value is the live one.
+check_record() {
+	check_eq "record header" "# wp-panel-nettune state 1" "$(head -n 1 "$NT_STATE")"
+	check_eq "record ends with '# end'" "# end" "$(tail -n 1 "$NT_STATE")"
+	_n=0
+	_tab=$(printf '\t')
+	while IFS="$_tab" read -r _key _original _applied; do
+		case $_key in '#'* | '') continue ;; esac
+		_n=$((_n + 1))
+		check_eq "record: $_key original is the pre-install value" \
+			"$(snapshot_get "$1" "$_key")" "$_original"
+		check_eq "record: $_key applied is live" "$_applied" "$(sysctl_get "$_key")"
+	done <"$NT_STATE"
+	check "record lists keys ($_n)" test "$_n" -gt 0
+}
+
+# What tree_compare leaves out, each for a reason:
+# - /var/lib/apt/lists/auxfiles: apt makes this folder the first time it
+#   installs a .deb given as a file rather than from an archive; it is
+#   apt's, and installing any local .deb makes it.
+TREE_EXCLUDE='^d [0-7]+ [^ ]+ /var/lib/apt/lists/auxfiles$'
+
+# What tree_compare reports as findings, not failures: ucf's own state,
+# which README.Debian says outlives a purge. ucf keeps numbered backups of
+# its records (hashfile.N, registry.N) that may name the purged files, and
+# makes /var/lib/ucf/cache on first use (left empty by ucf --purge).
+UCF_LEFTOVERS='^[a-z] [0-7]+ [^ ]+ /var/lib/ucf/((hashfile|registry)\.[0-9]+|cache)$'
+
+# tree_compare NAME BEFORE AFTER: check_same on two tree_listing files,
+# less TREE_EXCLUDE; new UCF_LEFTOVERS make one finding line (an empty
+# cache folder only: anything in it is a failure).
+tree_compare() {
+	grep -Ev -e "$TREE_EXCLUDE" -e "$UCF_LEFTOVERS" "$2" >/tmp/tree.before
+	grep -Ev -e "$TREE_EXCLUDE" -e "$UCF_LEFTOVERS" "$3" >/tmp/tree.after
+	grep -Ex "$UCF_LEFTOVERS" "$3" | while read -r _line; do
+		grep -qxF "$_line" "$2" || echo "${_line##* }"
+	done >/tmp/tree.leftovers
+	if [ -s /tmp/tree.leftovers ]; then
+		_naming=$(xargs grep -l wp-panel-nettune </tmp/tree.leftovers 2>/dev/null | wc -l)
+		finding "ucf's own state left after purge (README.Debian names the numbered backups):" \
+			"$(sed 's|^/var/lib/ucf/||' /tmp/tree.leftovers | tr '\n' ' ')-" \
+			"$_naming of them name wp-panel-nettune"
+	fi
+	if [ -d /var/lib/ucf/cache ]; then
+		check_eq "$1: /var/lib/ucf/cache holds nothing" "" "$(ls -A /var/lib/ucf/cache)"
+	fi
+	check_same "$1" /tmp/tree.before /tmp/tree.after
 }
