@@ -1,0 +1,65 @@
+# shellcheck shell=bash
+# 1. Install on 2 vCPUs, unattended and offline, with a NIC up (as on a
+#    VPS): no prompt; the fragment holds the profile of DESIGN.md and each
+#    of its keys is live; bbr and fq in effect and tcp_bbr loaded; status
+#    exits 0; the files are the ones debian/README.Debian lists, with the
+#    contents it gives, and the record holds the pre-install values. The
+#    NIC keeps its qdisc until the next boot, as README.Debian says.
+#    Scenarios 2 and 5 boot this disk again.
+title="2 vCPUs: unattended install, profile live, bbr + fq, the files"
+
+scenario() {
+	VM_NIC=1 boot install "$(disk install-2cpu)" 2 <<'GUEST'
+check_eq "2 vCPUs" 2 "$(nproc)"
+sysctl_snapshot /host/before.sysctl
+nic=$(ip -o route show default | awk '{ print $5; exit }')
+check "a default interface (the restricted NIC): '$nic'" test -n "$nic"
+qdisc_before=$(tc qdisc show dev "$nic" | awk '{ print $2, $4 }')
+note "qdiscs of $nic before the install: $qdisc_before"
+
+check "DEBIAN_FRONTEND=noninteractive apt-get install -y /host/pkg.deb, no input" \
+	apt_get install install /host/pkg.deb
+check_eq "package installed" "install ok installed" \
+	"$(dpkg-query -W -f '${Status}' wp-panel-nettune 2>&1)"
+check "no debconf frontend trouble in the install log" \
+	sh -c '! grep -Ei "unable to (initialize|re-open)|frontend|prompt" /host/install.log'
+
+check_fragment_profile bbr
+check_fragment_live
+check_sysctl net.ipv4.tcp_congestion_control bbr
+check_sysctl net.core.default_qdisc fq
+check_eq "tcp_bbr loaded (/sys/module/tcp_bbr/initstate)" live "$(bbr_module)"
+check "tcp_bbr in lsmod" sh -c 'lsmod | grep -q "^tcp_bbr "'
+check_status_ok "after install"
+
+# The files README.Debian lists.
+for f in "$NT_SYSCTL" "$NT_MODULES" "$NT_LIMITS" "$NT_DROPIN" "$NT_STATE"; do
+	check_eq "$f: a root-owned 0644 file" "regular file 644 root:root" \
+		"$(stat -c '%F %a %U:%G' "$f" 2>&1)"
+done
+check_eq "modules fragment loads tcp_bbr" tcp_bbr "$(modules_listed)"
+check_eq "limits.d: soft nofile 65535 for everyone and root, no hard limit" \
+	"* soft nofile 65535|root soft nofile 65535|" \
+	"$(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$NT_LIMITS" | awk '{ $1 = $1; printf "%s|", $0 }')"
+check_eq "system.conf.d drop-in" "[Manager]|DefaultLimitNOFILE=65535:524288|" \
+	"$(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$NT_DROPIN" | tr '\n' '|')"
+conffiles=$(dpkg-query -W -f '${Conffiles}\n' wp-panel-nettune | awk 'NF { print $1 }' | sort | tr '\n' ' ')
+check_eq "dpkg conffiles: the two limits files, not the fragments" \
+	"$NT_LIMITS $NT_DROPIN " "$conffiles"
+check_eq "ucf registers both fragments to the package" "$NT_MODULES $NT_SYSCTL " \
+	"$(awk '$1 == "wp-panel-nettune" { print $2 }' /var/lib/ucf/registry | sort | tr '\n' ' ')"
+check_eq "ucf knows both fragments' checksums" 2 \
+	"$(grep -c -e " $NT_SYSCTL\$" -e " $NT_MODULES\$" /var/lib/ucf/hashfile)"
+check_record /host/before.sysctl
+check "no first-boot marker on a machine the install could see" test ! -e "$NT_MARKER"
+check_eq "first-boot unit enabled (it runs only after a chroot install)" enabled \
+	"$(systemctl is-enabled wp-panel-nettune-firstboot.service 2>&1)"
+check_eq "services started from now on: soft nofile (daemon-reload done)" 65535 \
+	"$(systemctl show -p DefaultLimitNOFILESoft --value)"
+
+# README.Debian: default_qdisc reaches existing interfaces at the next boot;
+# the package does not replace a live interface's qdisc.
+check_eq "$nic keeps its qdisc until the next boot" "$qdisc_before" \
+	"$(tc qdisc show dev "$nic" | awk '{ print $2, $4 }')"
+GUEST
+}

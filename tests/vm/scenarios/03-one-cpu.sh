@@ -1,0 +1,22 @@
+# shellcheck shell=bash
+# 3. Install on 1 vCPU: cubic and fq_codel are kept (neither key in the
+#    fragment), no module in the modules fragment and tcp_bbr not loaded,
+#    every other key of the profile live, status exits 0. Scenario 4 boots
+#    this disk again with 2 vCPUs.
+title="1 vCPU: cubic and fq_codel kept, the rest live"
+
+scenario() {
+	boot install "$(disk install-1cpu)" 1 <<'GUEST'
+check_eq "1 vCPU" 1 "$(nproc)"
+sysctl_snapshot /host/before.sysctl
+check "unattended install" apt_get install install /host/pkg.deb
+check_fragment_profile cubic
+check_fragment_live
+check_sysctl net.ipv4.tcp_congestion_control cubic
+check_sysctl net.core.default_qdisc fq_codel
+check_eq "no module in the modules fragment" "" "$(modules_listed)"
+check_eq "tcp_bbr not loaded" absent "$(bbr_module)"
+check_record /host/before.sysctl
+check_status_ok "1 vCPU"
+GUEST
+}
