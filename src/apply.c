@@ -208,6 +208,28 @@ static int settle_record(const struct context *ctx, struct state *state, const c
 	return save_state(ctx, state);
 }
 
+/* Setting the default congestion control also makes it "allowed" for
+ * unprivileged sockets and child namespaces, and the kernel never takes that
+ * back: the allowed list changes with it. When it does, it is recorded too,
+ * so that revert and purge put it back. */
+static int write_with_side_effect(const struct context *ctx, struct state *state,
+				  const struct assignment *a)
+{
+	static const char *const allowed = "net.ipv4.tcp_allowed_congestion_control";
+	char before[VALUE_MAX + 1], after[VALUE_MAX + 1];
+	bool watch;
+	int w;
+
+	watch = strcmp(a->key, "net.ipv4.tcp_congestion_control") == 0 &&
+		!state_find(state, allowed) &&
+		sysctl_read(ctx->root, allowed, before, sizeof(before)) == 0;
+	w = sysctl_write(ctx->root, a->key, a->value);
+	if (watch && sysctl_read(ctx->root, allowed, after, sizeof(after)) == 0 &&
+	    strcmp(before, after) != 0 && state_add(state, allowed, before, after) == 0)
+		(void)save_state(ctx, state);
+	return w;
+}
+
 /* Sets one key of the fragment: returns an outcome, or -errno on a real
  * failure. */
 static int apply_one(const struct context *ctx, const struct sysinfo *info,
@@ -265,7 +287,7 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 	if (r < 0)
 		return r;
 
-	w = sysctl_write(ctx->root, a->key, a->value);
+	w = write_with_side_effect(ctx, state, a);
 	r = settle_record(ctx, state, a->key, live);
 	if (r < 0)
 		return r;
@@ -313,7 +335,10 @@ static int revert_records(const struct context *ctx, struct state *state,
 	for (size_t i = 0; i < state->n;) {
 		int r;
 
-		if (keep && in_fragment(keep, state->items[i].key)) {
+		if (keep && (in_fragment(keep, state->items[i].key) ||
+			     (strcmp(state->items[i].key,
+				     "net.ipv4.tcp_allowed_congestion_control") == 0 &&
+			      in_fragment(keep, "net.ipv4.tcp_congestion_control")))) {
 			i++;
 			continue;
 		}
@@ -357,6 +382,9 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 	}
 
 	ret = load_modules(ctx, &info, &modules);
+	if (info.bbr == MODSTATE_BLACKLISTED &&
+	    !in_fragment(&fragment, "net.ipv4.tcp_congestion_control"))
+		printf("tcp_bbr is blacklisted in modprobe.d: congestion control stays the kernel's.\n");
 	for (size_t i = 0; i < fragment.n; i++) {
 		r = apply_one(ctx, &info, &fragment.items[i], &state);
 		if (r >= 0)
