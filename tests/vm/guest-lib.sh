@@ -252,6 +252,24 @@ modules_listed() {
 		tr -s ' \t\n' ' ' | sed 's/ $//'
 }
 
+# check_profile_in_effect bbr|cubic: the fragment holds that profile, every
+# key of it is live, and congestion control, qdisc and tcp_bbr agree with it.
+check_profile_in_effect() {
+	check_fragment_profile "$1"
+	check_fragment_live
+	if [ "$1" = bbr ]; then
+		check_sysctl net.ipv4.tcp_congestion_control bbr
+		check_sysctl net.core.default_qdisc fq
+		check_eq "modules fragment loads tcp_bbr" tcp_bbr "$(modules_listed)"
+		check_eq "tcp_bbr loaded" live "$(bbr_module)"
+	else
+		check_sysctl net.ipv4.tcp_congestion_control cubic
+		check_sysctl net.core.default_qdisc fq_codel
+		check_eq "no module in the modules fragment" "" "$(modules_listed)"
+		check_eq "tcp_bbr not loaded" absent "$(bbr_module)"
+	fi
+}
+
 # check_record SNAPSHOT: the record of originals is well formed, each
 # original is the value SNAPSHOT (taken before the install) had, and each
 # applied value is the live one.
