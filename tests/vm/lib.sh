@@ -231,34 +231,35 @@ vm_kill() {
 	wait "$1" 2>/dev/null || true
 }
 
-# Nested KVM may exist and still fail: /dev/kvm opens, and then QEMU
-# aborts on an MSR it cannot set (-cpu host) or stops the guest with
-# "KVM internal error ... emulation failure" (other CPU models). So boot
-# the kernel for real, without a root file system: where KVM works it
-# prints its banner and panics within seconds.
-vm_kvm_works() {
-	local log=$VM_WORKDIR/kvm-probe.log
-	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
-	qemu-system-x86_64 -accel kvm -cpu host -smp 1 -m 256 \
+# vm_probe ACCEL CPU TIMEOUT: boots the kernel alone, without a root file
+# system; it works where the kernel gets as far as its panic. The log is
+# kept as $VM_WORKDIR/ACCEL-probe.log.
+vm_probe() {
+	local log=$VM_WORKDIR/$1-probe.log
+	qemu-system-x86_64 -accel "$1" -cpu "$2" -smp 1 -m 256 \
 		-display none -monitor none -serial stdio -no-reboot \
 		-kernel "$VM_KERNEL" -append "console=ttyS0 panic=-1" \
 		</dev/null >"$log" 2>&1 &
 	# 2>/dev/null: no "Aborted" job notice when QEMU dies on its assertion.
-	vm_wait $! "$log" 60 2>/dev/null || true
+	vm_wait $! "$log" "$3" 2>/dev/null || true
 	grep -q 'Kernel panic' "$log"
 }
 
-# vm_tcg_works: software emulation boots the kernel to its panic (no root
-# file system), as vm_kvm_works does with KVM: a QEMU that cannot emulate
-# at all is told apart from a scenario that fails. Takes 5-20 s.
+# Nested KVM may exist and still fail: /dev/kvm opens, and then QEMU
+# aborts on an MSR it cannot set (-cpu host) or stops the guest with
+# "KVM internal error ... emulation failure" (other CPU models). So boot
+# the kernel for real: where KVM works it prints its banner and panics
+# within seconds.
+vm_kvm_works() {
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	vm_probe kvm host 60
+}
+
+# vm_tcg_works: software emulation boots the kernel to its panic too, so a
+# QEMU that cannot emulate at all is told apart from a scenario that fails.
+# Takes 5-20 s.
 vm_tcg_works() {
-	local log=$VM_WORKDIR/tcg-probe.log
-	qemu-system-x86_64 -accel tcg -cpu max -smp 1 -m 256 \
-		-display none -monitor none -serial stdio -no-reboot \
-		-kernel "$VM_KERNEL" -append "console=ttyS0 panic=-1" \
-		</dev/null >"$log" 2>&1 &
-	vm_wait $! "$log" 120 2>/dev/null || true
-	grep -q 'Kernel panic' "$log"
+	vm_probe tcg max 120
 }
 
 # vm_accel: decides once per run between KVM and software emulation (TCG),
