@@ -53,6 +53,7 @@ nettune() { "$bin" --root "$tree" "$@"; }
 
 # key_path KEY: the /proc/sys file of a dotted key.
 key_path() { echo "/proc/sys/$(echo "$1" | tr . /)"; }
+# shellcheck disable=SC2046 # split on blanks to fold them
 live() { set -f; set -- $(cat "$(key_path "$1")"); echo "$*"; }
 
 check_match "the tree is the host, not a chroot" '^environment: host$' "$(nettune detect)"

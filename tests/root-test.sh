@@ -122,6 +122,7 @@ install_fragments() {
 # key_value TREE KEY: the key's value in the tree, blanks folded.
 key_value() {
 	set -f
+	# shellcheck disable=SC2046 # split on blanks to fold them
 	set -- $(cat "$1/proc/sys/$(echo "$2" | tr . /)")
 	echo "$*"
 }
@@ -147,6 +148,7 @@ for name in $all_trees; do
 		continue
 	fi
 	bad=
+	# shellcheck disable=SC2013 # keys are single words
 	for key in $(sed -n 's/^-\{0,1\}\([a-z0-9_.]*\) = .*/\1/p' "$t$fragment"); do
 		[ -e "$t/proc/sys/$(echo "$key" | tr . /)" ] || continue
 		want=$(sed -n "s/^-\{0,1\}$key = //p" "$t$fragment")

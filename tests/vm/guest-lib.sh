@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Helpers for the scripts that run inside a test VM. vm_boot copies this
 # file into the share; a guest script starts with
 #
@@ -213,10 +214,10 @@ check_fragment_profile() {
 		/tmp/profile.want /tmp/profile.got
 }
 
-# check_fragment_live [FILE]: every "key = value" of the sysctl fragment
-# (or FILE) is the live value of key, white space normalized.
+# check_fragment_live: every "key = value" of the sysctl fragment is the
+# live value of key, white space normalized.
 check_fragment_live() {
-	fragment_settings "${1:-$NT_SYSCTL}" >/tmp/fragment.settings
+	fragment_settings "$NT_SYSCTL" >/tmp/fragment.settings
 	_n=0
 	while read -r _key _value; do
 		check_sysctl "$_key" "$_value"
@@ -247,6 +248,7 @@ bbr_module() {
 
 # modules_listed [FILE]: the module names the modules fragment (or FILE)
 # loads, on one line.
+# shellcheck disable=SC2120 # scenarios pass FILE
 modules_listed() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${1:-$NT_MODULES}" 2>/dev/null |
 		tr -s ' \t\n' ' ' | sed 's/ $//'

@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 6. Purge puts everything back. On a fresh disk (2 vCPUs, one boot): the
 #    files under /etc, /var/lib and /usr (paths, types, modes, owners; the
 #    contents of /etc) and every readable key under /proc/sys/net are
