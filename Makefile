@@ -2,6 +2,7 @@
 # make              build build/wp-panel-nettune
 # make check        every test: unit, sanitizers, network namespace, Debian 13 VM
 # make deb          the Debian 13 package, built and linted in a trixie chroot
+# make lint         clang-format, shellcheck, and the repeated-code report
 # make bench        the network benchmark, results in bench/results/
 # make install      install into $(DESTDIR)$(PREFIX)
 
@@ -47,6 +48,9 @@ install: $(B)/wp-panel-nettune
 deb:
 	tools/make-deb
 
+lint:
+	tools/lint
+
 # The network benchmark in a Debian 13 VM (about 45 minutes); see bench/README.
 bench:
 	bench/run
@@ -57,7 +61,7 @@ clean:
 format:
 	clang-format -i src/*.c src/*.h tests/*.c tests/*.h
 
-.PHONY: all install deb bench clean format
+.PHONY: all install deb lint bench clean format
 .SECONDARY:
 
 -include $(wildcard $(B)/*.d $(B)/*/*.d)
