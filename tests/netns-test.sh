@@ -83,7 +83,9 @@ for key in $netns_keys; do
 	want=$(sed -n "s/^-\{0,1\}$key = //p" "$fragment")
 	check_eq "$key is live after apply" "$(live "$key")" "$want"
 done
-check_match "global keys absent here are skipped quietly" '^set net.ipv4.tcp_fin_timeout' "$out"
+check_match "apply sets the netns keys" '^set net.ipv4.tcp_fin_timeout = 15 ' "$out"
+check_eq "and says nothing of the global keys, absent or read-only here" \
+	"$(printf '%s\n' "$out" | grep -E 'default_qdisc|netdev_max_backlog|[rw]mem_max' || true)" ""
 check_rc "status exits 0 with every netns key in effect" 0 nettune status
 check_match "status marks absent global keys" 'net.core.netdev_max_backlog .*not in this namespace' "$out"
 check_match "and read-only ones" 'net.core.rmem_max .*read-only in this namespace' "$out"
