@@ -51,6 +51,6 @@ check_eq "net.ipv4.tcp_allowed_congestion_control as before the install, but for
 		tr ' ' '\n' | grep -vx bbr | LC_ALL=C sort | tr '\n' ' ')" \
 	"$(snapshot_get /host/after.sysctl net.ipv4.tcp_allowed_congestion_control |
 		tr ' ' '\n' | grep -vx bbr | LC_ALL=C sort | tr '\n' ' ')"
-note "available congestion control after purge: $(sysctl_get net.ipv4.tcp_available_congestion_control)"
+note "available congestion control after purge: $(sysctl_value net.ipv4.tcp_available_congestion_control)"
 GUEST
 }
