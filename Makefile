@@ -27,7 +27,8 @@ CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 B = build
 LIB_SRC = src/util.c src/log.c src/sysctl.c src/sysctld.c src/state.c src/modload.c \
-	src/sysinfo.c src/profile.c src/render.c src/qdisc.c src/apply.c src/status.c
+	src/sysinfo.c src/profile.c src/render.c src/qdisc.c src/apply.c src/status.c \
+	src/takeover.c src/overrides.c
 PROG_SRC = src/main.c
 
 all: $(B)/wp-panel-nettune
@@ -44,6 +45,8 @@ include tests/tests.mk
 install: $(B)/wp-panel-nettune
 	install -D -m 0755 $(B)/wp-panel-nettune $(DESTDIR)$(SBINDIR)/wp-panel-nettune
 	install -D -m 0644 man/wp-panel-nettune.8 $(DESTDIR)$(MANDIR)/man8/wp-panel-nettune.8
+	install -d $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/installer
+	install -m 0644 share/installer/* $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/installer/
 
 deb:
 	tools/make-deb
