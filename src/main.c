@@ -32,6 +32,10 @@ static const struct command commands[] = {
 	{ "apply", "", command_apply, 0, "make the running kernel match the fragments" },
 	{ "revert", "", command_revert, 0, "put back the values recorded by apply" },
 	{ "status", "", command_status, 0, "compare the fragment, the kernel and boot" },
+	{ "takeover", "", command_takeover, 0,
+	  "move the WP Panel installer's unedited sysctl.d file aside" },
+	{ "overrides", "", command_overrides, 0,
+	  "list the other files that set our keys at boot" },
 };
 
 static void usage(FILE *f)

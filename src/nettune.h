@@ -24,6 +24,8 @@ int command_render(const struct context *ctx, int argc, char **argv);
 int command_apply(const struct context *ctx, int argc, char **argv);
 int command_revert(const struct context *ctx, int argc, char **argv);
 int command_status(const struct context *ctx, int argc, char **argv);
+int command_takeover(const struct context *ctx, int argc, char **argv);
+int command_overrides(const struct context *ctx, int argc, char **argv);
 
 bool kernel_off_limits(const struct context *ctx, const struct sysinfo *info);
 int detect_or_log(const struct context *ctx, struct sysinfo *ret_info);

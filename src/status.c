@@ -48,7 +48,10 @@ static bool status_key(const struct context *ctx, const struct assignment *a,
 {
 	const struct assignment *winner = sysctld_winner(all, a->key);
 	char live[VALUE_MAX + 1];
-	const char *note = "";
+	/* Another file with our value keeps it in effect: a note, not drift. */
+	const char *note = winner && strcmp(winner->file, a->file) != 0 ?
+				   "  (the same value as ours)" :
+				   "";
 	bool bad = false;
 	int r;
 

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* overrides: the other sysctl.d files that set a key of our fragment at
+ * boot, after it, with their values; and the keys of ours that
+ * /etc/sysctl.conf names, which Debian 13 no longer reads at boot. Nothing
+ * here changes a file: it is the administrator's to decide. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "log.h"
+#include "nettune.h"
+#include "overrides.h"
+#include "render.h"
+
+#define SYSCTL_CONF "/etc/sysctl.conf"
+
+/* For each key of the fragment, the assignment systemd-sysctl applies last
+ * when it is not ours. A glob never counts: systemd-sysctl skips a key that
+ * a file sets explicitly, and the fragment sets each of its keys so. */
+size_t overrides_collect(const struct assignments *fragment,
+			 const struct assignments *all, struct override *ret, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fragment->n && n < max; i++) {
+		const struct assignment *w = sysctld_winner(all, fragment->items[i].key);
+
+		if (w && !w->glob && strcmp(w->file, FRAGMENT_SYSCTL) != 0)
+			ret[n++] = (struct override){ &fragment->items[i], w };
+	}
+	return n;
+}
+
+static void print_overrides(const struct context *ctx, const struct override *o, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t count = 0;
+		bool first = true;
+
+		for (size_t j = 0; j < i && first; j++)
+			first = strcmp(o[j].theirs->file, o[i].theirs->file) != 0;
+		if (!first)
+			continue;
+		for (size_t j = i; j < n; j++)
+			count += strcmp(o[j].theirs->file, o[i].theirs->file) == 0;
+		printf("%s%s sets %zu key%s of %s%s at boot, after it:\n", ctx->root,
+		       o[i].theirs->file, count, count == 1 ? "" : "s", ctx->root,
+		       FRAGMENT_SYSCTL);
+		/* The values that differ one a line, then the others on one. */
+		for (size_t j = i; j < n; j++)
+			if (strcmp(o[j].theirs->file, o[i].theirs->file) == 0 &&
+			    strcmp(o[j].theirs->value, o[j].ours->value) != 0)
+				printf("  %s = %s (ours: %s)\n", o[j].ours->key,
+				       o[j].theirs->value, o[j].ours->value);
+		count = 0;
+		for (size_t j = i; j < n; j++)
+			if (strcmp(o[j].theirs->file, o[i].theirs->file) == 0 &&
+			    strcmp(o[j].theirs->value, o[j].ours->value) == 0)
+				printf("%s%s",
+				       count++ == 0 ? "  the same as ours: " : ", ",
+				       o[j].ours->key);
+		if (count > 0)
+			printf("\n");
+	}
+}
+
+/* Whether systemd-sysctl reads /etc/sysctl.conf after all: a sysctl.d file
+ * linked to it (Debian 12's 99-sysctl.conf) brings it back. */
+static bool sysctl_conf_read_at_boot(const char *root, const struct assignments *all)
+{
+	char path[PATH_MAX_LEN];
+	struct stat conf, st;
+
+	if (root_path(path, sizeof(path), root, SYSCTL_CONF) < 0 || stat(path, &conf) < 0)
+		return false;
+	for (size_t i = 0; i < all->n; i++)
+		if ((i == 0 || strcmp(all->items[i].file, all->items[i - 1].file) != 0) &&
+		    root_path(path, sizeof(path), root, all->items[i].file) == 0 &&
+		    stat(path, &st) == 0 && st.st_dev == conf.st_dev &&
+		    st.st_ino == conf.st_ino)
+			return true;
+	return false;
+}
+
+static void note_sysctl_conf(const struct context *ctx,
+			     const struct assignments *fragment,
+			     const struct assignments *all)
+{
+	struct assignments conf = { 0 };
+	unsigned line, n = 0;
+
+	if (sysctld_parse_file(ctx->root, SYSCTL_CONF, false, &conf, &line) < 0)
+		return;
+	if (!sysctl_conf_read_at_boot(ctx->root, all))
+		for (size_t i = 0; i < fragment->n; i++) {
+			bool named = false;
+
+			for (size_t j = 0; j < conf.n; j++)
+				named = named || strcmp(conf.items[j].key,
+							fragment->items[i].key) == 0;
+			if (named)
+				printf("%s%s", n++ == 0 ? "note: " : ", ",
+				       fragment->items[i].key);
+		}
+	if (n > 0)
+		printf(" in %s%s: Debian 13 does not read that file at boot, only "
+		       "'sysctl -p' does\n",
+		       ctx->root, SYSCTL_CONF);
+	assignments_free(&conf);
+}
+
+int command_overrides(const struct context *ctx, int argc, char **argv)
+{
+	struct assignments fragment = { 0 }, all = { 0 };
+	struct override *o = NULL;
+	unsigned line = 0;
+	size_t n = 0;
+	int r;
+
+	r = sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, true, &fragment, &line);
+	if (r == -ENOENT) {
+		printf("%s%s is missing: nothing to compare.\n", ctx->root,
+		       FRAGMENT_SYSCTL);
+		return EXIT_SUCCESS;
+	}
+	if (r < 0) {
+		log_error("%s%s:%u: %s", ctx->root, FRAGMENT_SYSCTL, line,
+			  sysctld_strerror(r));
+		return EXIT_FAILURE;
+	}
+	r = sysctld_load_all(ctx->root, &all);
+	if (r == 0 && fragment.n > 0 && !(o = calloc(fragment.n, sizeof(*o))))
+		r = -ENOMEM;
+	if (r < 0) {
+		log_error("cannot read sysctl.d: %s", strerror(-r));
+	} else {
+		n = overrides_collect(&fragment, &all, o, fragment.n);
+		if (n == 0)
+			printf("No other file sets a key of %s%s at boot.\n", ctx->root,
+			       FRAGMENT_SYSCTL);
+		print_overrides(ctx, o, n);
+		note_sysctl_conf(ctx, &fragment, &all);
+	}
+	free(o);
+	assignments_free(&fragment);
+	assignments_free(&all);
+	return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}

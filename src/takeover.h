@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* The file the WP Panel installer's built-in tuning writes, the copies of
+ * what it writes (one file a variant), and where a taken-over file is kept.
+ * The record is read by the package's purge, in POSIX shell. */
+#define TAKEOVER_PATH "/etc/sysctl.d/99-wp-panel.conf"
+#define TAKEOVER_VARIANTS "/usr/share/wp-panel-nettune/installer"
+#define TAKEOVER_DIR "/var/lib/wp-panel-nettune/taken-over"
+#define TAKEOVER_RECORD TAKEOVER_DIR "/record"
+/* Larger than anything the installer writes: not its file. */
+#define TAKEOVER_SIZE_MAX 65536
+
+int takeover_record_format(const char *path, mode_t mode, const char *variant, char *buf,
+			   size_t size);
