@@ -296,6 +296,139 @@ check_rc "apply with cubic" 0 "$bin" --root "$t" apply
 check_eq "cubic is back" cubic "$(sysctl_value net.ipv4.tcp_congestion_control "$t")"
 check_eq "fq_codel is back" fq_codel "$(sysctl_value net.core.default_qdisc "$t")"
 
+# --- Servers tuned before: the WP Panel installer's file, the article's ---
+
+legacy=$here/fixtures/legacy
+installer=$here/../share/installer
+taken=/var/lib/wp-panel-nettune/taken-over
+
+# fresh_legacy NAME: fresh NAME with the installer variants the package ships.
+fresh_legacy() {
+	t=$(fresh "$1")
+	mkdir -p "$t/usr/share/wp-panel-nettune/installer"
+	cp "$installer"/* "$t/usr/share/wp-panel-nettune/installer/"
+	echo "$t"
+}
+
+# listing TREE: the files takeover may touch, with modes, sizes and hashes.
+listing() {
+	(cd "$1" && find etc/sysctl.d var/lib -printf '%p %y %m %s\n' 2>/dev/null |
+		LC_ALL=C sort && find etc/sysctl.d var/lib -type f -exec sha256sum {} + |
+		LC_ALL=C sort -k2)
+}
+
+# run_out TREE ARGS...: the helper's output and exit status, the tree's
+# path written ROOT.
+run_out() {
+	_t=$1
+	shift
+	rc=0
+	"$bin" --root "$_t" "$@" >"$work/raw" 2>&1 || rc=$?
+	sed "s|$_t|ROOT|g" "$work/raw"
+	echo "exit $rc"
+}
+
+for variant in 2cpu 1cpu; do
+	t=$(fresh_legacy "debian13-$variant")
+	cp "$installer/99-wp-panel.conf.$variant" "$t/etc/sysctl.d/99-wp-panel.conf"
+	[ "$variant" = 2cpu ] || chmod 600 "$t/etc/sysctl.d/99-wp-panel.conf"
+	compare takeover "$variant-overrides-before" "$(run_out "$t" overrides)"
+	snapshot "$t" >"$work/before"
+	compare takeover "$variant-dry-run" "$(run_out "$t" --dry-run takeover)"
+	snapshot "$t" >"$work/after"
+	check "$variant: takeover --dry-run wrote nothing" cmp -s "$work/before" "$work/after"
+	compare takeover "$variant-output" "$(run_out "$t" takeover)"
+	compare takeover "$variant-tree" "$(listing "$t")"
+	check "$variant: the copy is the installer's bytes" \
+		cmp "$installer/99-wp-panel.conf.$variant" "$t$taken/99-wp-panel.conf"
+	compare takeover "$variant-overrides-after" "$(run_out "$t" overrides)"
+	check_rc "$variant: apply exits 0" 0 "$bin" --root "$t" apply
+	check_rc "$variant: status 0 once taken over" 0 "$bin" --root "$t" status
+	check_rc "$variant: a second takeover with nothing there" 0 "$bin" --root "$t" takeover
+	check_eq "$variant: says nothing" "" "$out"
+done
+
+# dpkg-reconfigure after the installer ran again: the latest file is kept.
+cp "$installer/99-wp-panel.conf.2cpu" "$t/etc/sysctl.d/99-wp-panel.conf"
+check_rc "the installer's file back: taken over again" 0 "$bin" --root "$t" takeover
+check "the copy kept is the latest" cmp "$installer/99-wp-panel.conf.2cpu" \
+	"$t$taken/99-wp-panel.conf"
+check_match "and the record says which" '^/etc/sysctl.d/99-wp-panel.conf	0644	99-wp-panel.conf.2cpu$' \
+	"$(cat "$t$taken/record")"
+
+# Left alone, the tree untouched: an edited file, and what is not a file.
+left_alone() {
+	name=$1
+	snapshot "$t" >"$work/before"
+	compare takeover "$name" "$(run_out "$t" takeover)"
+	snapshot "$t" >"$work/after"
+	check "$name: nothing changed" cmp -s "$work/before" "$work/after"
+}
+t=$(fresh_legacy debian13-2cpu)
+{ cat "$installer/99-wp-panel.conf.2cpu" && echo "net.core.somaxconn = 4096"; } \
+	>"$t/etc/sysctl.d/99-wp-panel.conf"
+left_alone edited
+compare takeover edited-overrides "$(run_out "$t" overrides)"
+check_rc "status exits 3 with the edited file" 3 "$bin" --root "$t" status
+check_match "naming it for the port range" \
+	'^net.ipv4.ip_local_port_range +10240 65535 +[0-9	 ]+ /etc/sysctl.d/99-wp-panel.conf  OVERRIDDEN$' "$out"
+check_match "and for a key it sets to our value: a note" \
+	'^net.ipv4.tcp_sack +1 +1 +/etc/sysctl.d/99-wp-panel.conf  \(the same value as ours\)$' "$out"
+t=$(fresh_legacy debian13-2cpu)
+cp "$installer/99-wp-panel.conf.2cpu" "$t/etc/installer.conf"
+ln -s ../installer.conf "$t/etc/sysctl.d/99-wp-panel.conf"
+left_alone symlink
+rm "$t/etc/sysctl.d/99-wp-panel.conf"
+mkfifo "$t/etc/sysctl.d/99-wp-panel.conf"
+left_alone fifo
+rm "$t/etc/sysctl.d/99-wp-panel.conf"
+mkdir "$t/etc/sysctl.d/99-wp-panel.conf"
+left_alone directory
+rmdir "$t/etc/sysctl.d/99-wp-panel.conf"
+head -c 70000 /dev/zero | tr '\0' '#' >"$t/etc/sysctl.d/99-wp-panel.conf"
+left_alone too-large
+
+# Never worse than before: a failure leaves the original where it was.
+t=$(fresh_legacy debian13-2cpu)
+cp "$installer/99-wp-panel.conf.2cpu" "$t/etc/sysctl.d/99-wp-panel.conf"
+: >"$t/var/lib/wp-panel-nettune"
+snapshot "$t" >"$work/before"
+compare takeover state-dir-a-file "$(run_out "$t" takeover)"
+snapshot "$t" >"$work/after"
+check "state directory a file: nothing changed" cmp -s "$work/before" "$work/after"
+if [ "$(id -u)" = 0 ] && unshare --mount true 2>/dev/null; then
+	t=$(fresh_legacy debian13-2cpu)
+	cp "$installer/99-wp-panel.conf.2cpu" "$t/etc/sysctl.d/99-wp-panel.conf"
+	snapshot "$t" >"$work/before"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	unshare --mount sh -c 'mount --bind -o ro "$1" "$1" && "$2" --root "$3" takeover' \
+		sh "$t/etc/sysctl.d" "$bin" "$t" >"$work/raw" 2>&1 && rc=0 || rc=$?
+	compare takeover read-only-etc "$(sed "s|$t|ROOT|g" "$work/raw"; echo "exit $rc")"
+	snapshot "$t" >"$work/after"
+	check "read-only /etc/sysctl.d: original intact, no copy left" \
+		cmp -s "$work/before" "$work/after"
+else
+	pass "read-only /etc/sysctl.d # SKIP needs root and a mount namespace"
+fi
+
+# The article's 99-bbr.conf: left alone, listed, in effect with a note;
+# /etc/sysctl.conf's lines get one note; a glob never overrides a key the
+# fragment sets.
+t=$(fresh_legacy debian13-2cpu)
+cp "$legacy/99-bbr.conf" "$t/etc/sysctl.d/99-bbr.conf"
+printf 'net.core.default_qdisc=fq\nnet.ipv4.tcp_congestion_control=bbr\n' >"$t/etc/sysctl.conf"
+echo "net.ipv4.tcp_keepalive_* = 60" >"$t/etc/sysctl.d/70-glob.conf"
+left_alone bbr-takeover
+compare takeover bbr-overrides "$(run_out "$t" overrides)"
+"$bin" --root "$t" apply >/dev/null
+check_rc "status exits 0 with 99-bbr.conf" 0 "$bin" --root "$t" status
+check_match "and notes it" \
+	'^net.ipv4.tcp_congestion_control +bbr +bbr +/etc/sysctl.d/99-bbr.conf  \(the same value as ours\)$' "$out"
+ln -s ../sysctl.conf "$t/etc/sysctl.d/99-sysctl.conf"
+check_rc "sysctl.conf read through 99-sysctl.conf" 0 "$bin" --root "$t" overrides
+check_match "is listed as that file" "^$t/etc/sysctl.d/99-sysctl.conf sets 2 keys of " "$out"
+check_eq "and not noted" 0 "$(printf '%s\n' "$out" | grep -c '^note')"
+
 # Usage errors exit 2.
 check_rc "no command" 2 "$bin"
 check_rc "an unknown command" 2 "$bin" frobnicate
