@@ -251,9 +251,9 @@ static void note_orphaned_keys(const struct context *ctx, const char *file)
 		       theirs.items[i].key);
 	}
 	if (n > 0)
-		printf("; %s keep their live values until the next boot, then the "
-		       "kernel's default (purge sets the file's values again)\n",
-		       n == 1 ? "it would" : "they");
+		printf("; %s until the next boot, then the kernel's default (purge sets "
+		       "the file's values again)\n",
+		       n == 1 ? "it keeps its live value" : "they keep their live values");
 out:
 	assignments_free(&theirs);
 	assignments_free(&ours);
@@ -283,7 +283,8 @@ int command_takeover(const struct context *ctx, int argc, char **argv)
 	if (r == -ENOENT) {
 		log_debug("%s: absent, nothing to take over", path);
 		r = EXIT_SUCCESS;
-	} else if (r == -ELOOP || r == -EINVAL) {
+	} else if (r == -ELOOP || r == -EINVAL || r == -ENXIO) {
+		/* A symlink, or a FIFO, directory, device; a socket is ENXIO. */
 		printf("%s is not a regular file: left alone\n", path);
 		r = EXIT_SUCCESS;
 	} else if (r == 0 || r == -EFBIG) {
