@@ -272,3 +272,17 @@ tree_compare() {
 	fi
 	check_same "$1" /tmp/tree.before /tmp/tree.after
 }
+
+# --- Servers tuned before the package ------------------------------------
+
+# installer_server 2cpu|1cpu: a server as the WP Panel installer's built-in
+# tuning leaves it, with the bytes of tests/fixtures/legacy and
+# share/installer (the scenario copies them to /host/legacy): its sysctl.d
+# file written with "cat >", tcp_bbr loaded (2+ CPUs), "sysctl --system",
+# then its two limits.conf lines appended.
+installer_server() {
+	cat "/host/legacy/99-wp-panel.conf.$1" >/etc/sysctl.d/99-wp-panel.conf
+	[ "$1" = 1cpu ] || modprobe tcp_bbr
+	sysctl --system >/dev/null 2>&1
+	cat /host/legacy/limits.conf.lines >>/etc/security/limits.conf
+}
