@@ -123,7 +123,9 @@ env_cleanup() {
 env_copy_tree() {
 	mkdir -p "$1"
 	# shellcheck disable=SC2016
-	if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
+	# A copy of the tree inside another work tree (tests/vm/run makes
+	# them under build/) is not a git tree of its own.
+	if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
 		git -C "$top" ls-files -z --cached --others --exclude-standard |
 			(cd "$top" && xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
 			tar -C "$top" --null -T - -cf - | tar -C "$1" -xf -
