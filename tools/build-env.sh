@@ -163,6 +163,14 @@ env_build_options() {
 	esac
 }
 
+# env_sync_pot TREE: debconf-updatepo in TREE (a copy in the environment)
+# may have made debian/po/templates.pot anew: bring it back to the tree.
+env_sync_pot() {
+	cmp -s "$1/debian/po/templates.pot" "$top/debian/po/templates.pot" && return 0
+	cp "$1/debian/po/templates.pot" "$top/debian/po/templates.pot"
+	say "debian/templates changed: debian/po/templates.pot updated, commit it"
+}
+
 # env_lintian OUT PATTERN...: trixie's lintian (--pedantic) on the files
 # PATTERNs (shell patterns in the environment) name, its output in OUT and on
 # stderr; fails on E: or W:.
