@@ -3,6 +3,7 @@
 # make check        every test: unit, sanitizers, network namespace, Debian 13 VM
 # make deb          the Debian 13 package, built and linted in a trixie chroot
 # make repo         the signed apt repository build/repo/ (REPO_URL: where it is served)
+# make lint         clang-format, shellcheck, and the repeated-code report
 # make bench        the network benchmark, results in bench/results/
 # make install      install into $(DESTDIR)$(PREFIX)
 
@@ -55,6 +56,9 @@ repo:
 	tools/make-repo --url '$(REPO_URL)'
 .PHONY: repo
 
+lint:
+	tools/lint
+
 # The network benchmark in a Debian 13 VM (about 45 minutes); see bench/README.
 bench:
 	bench/run
@@ -65,7 +69,7 @@ clean:
 format:
 	clang-format -i src/*.c src/*.h tests/*.c tests/*.h
 
-.PHONY: all install deb bench clean format
+.PHONY: all install deb lint bench clean format
 .SECONDARY:
 
 -include $(wildcard $(B)/*.d $(B)/*/*.d)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "modload.h"
 #include "nettune.h"
 #include "render.h"
 #include "state.h"

@@ -7,29 +7,6 @@
 #include "modload.h"
 #include "util.h"
 
-const char *modstate_to_string(enum modstate state)
-{
-	switch (state) {
-	case MODSTATE_MODULE:
-		return "module";
-	case MODSTATE_LOADED:
-		return "loaded";
-	case MODSTATE_BUILTIN:
-		return "builtin";
-	case MODSTATE_BLACKLISTED:
-		return "blacklisted";
-	case MODSTATE_MISSING:
-		break;
-	}
-	return "missing";
-}
-
-bool modstate_usable(enum modstate state)
-{
-	return state == MODSTATE_MODULE || state == MODSTATE_LOADED ||
-	       state == MODSTATE_BUILTIN;
-}
-
 static void log_nothing(void *data, int priority, const char *file, int line,
 			const char *fn, const char *format, va_list args)
 {

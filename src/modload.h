@@ -3,14 +3,7 @@
 
 #include <stdbool.h>
 
-/* What the kernel and its module directory offer for one module. */
-enum modstate {
-	MODSTATE_MISSING,
-	MODSTATE_MODULE,
-	MODSTATE_LOADED,
-	MODSTATE_BUILTIN,
-	MODSTATE_BLACKLISTED,
-};
+#include "sysinfo.h"
 
 /* What modload_ensure() did. */
 enum modresult {
@@ -21,8 +14,6 @@ enum modresult {
 	MODRESULT_NOT_FOUND,
 };
 
-const char *modstate_to_string(enum modstate state);
-bool modstate_usable(enum modstate state);
 int modload_query(const char *root, const char *release, const char *name,
 		  enum modstate *ret_state);
 int modload_ensure(const char *root, const char *release, const char *name, bool insert,

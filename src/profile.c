@@ -54,6 +54,8 @@ const struct tunable tunables[] = {
 	  "Park less unsent data in the send queue: lower latency with BBR and HTTP/2." },
 };
 const size_t n_tunables = ELEMENTSOF(tunables);
+_Static_assert(ELEMENTSOF(tunables) <= SETTINGS_MAX,
+	       "struct profile has room for SETTINGS_MAX settings, one a tunable");
 
 static const char *const congestion_names[] = {
 	[CONGESTION_AUTO] = "auto",

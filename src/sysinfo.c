@@ -10,10 +10,34 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "modload.h"
 #include "sysinfo.h"
 #include "util.h"
 
 #define CPU_ONLINE "/sys/devices/system/cpu/online"
+
+const char *modstate_to_string(enum modstate state)
+{
+	switch (state) {
+	case MODSTATE_MODULE:
+		return "module";
+	case MODSTATE_LOADED:
+		return "loaded";
+	case MODSTATE_BUILTIN:
+		return "builtin";
+	case MODSTATE_BLACKLISTED:
+		return "blacklisted";
+	case MODSTATE_MISSING:
+		break;
+	}
+	return "missing";
+}
+
+bool modstate_usable(enum modstate state)
+{
+	return state == MODSTATE_MODULE || state == MODSTATE_LOADED ||
+	       state == MODSTATE_BUILTIN;
+}
 
 const char *environment_to_string(enum environment environment)
 {

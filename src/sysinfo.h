@@ -4,7 +4,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "modload.h"
+/* What the kernel and its module directory offer for one module. */
+enum modstate {
+	MODSTATE_MISSING,
+	MODSTATE_MODULE,
+	MODSTATE_LOADED,
+	MODSTATE_BUILTIN,
+	MODSTATE_BLACKLISTED,
+};
 
 enum environment {
 	ENVIRONMENT_HOST,
@@ -25,5 +32,7 @@ struct sysinfo {
 };
 
 int cpu_list_count(const char *list, unsigned *ret_count);
+const char *modstate_to_string(enum modstate state);
+bool modstate_usable(enum modstate state);
 const char *environment_to_string(enum environment environment);
 int sysinfo_detect(const char *root, struct sysinfo *ret_info, const char **ret_failed);

@@ -1,6 +1,12 @@
-# Shared by the shell tests: a check counter and a summary line. The
-# helpers keep their own variables apart (_name, _want) from the caller's.
 # shellcheck shell=sh
+# The checks of every shell test of the project: the tests under tests/, the
+# guest scripts of the VM scenarios (tests/vm/guest-lib.sh builds on it) and
+# the autopkgtests under debian/tests. POSIX sh: a guest's /bin/sh is dash.
+#
+# Each check prints "ok N - NAME", or "not ok N - NAME" and "#" lines saying
+# why; summary prints "N passed, N failed". One argument order: the name,
+# then what is wanted, then what was got. The helpers keep their variables
+# (_name, _want, ...) apart from the caller's.
 
 passed=0
 failed=0
@@ -10,37 +16,50 @@ pass() {
 	echo "ok $((passed + failed)) - $1"
 }
 
+# fail NAME [LINE...]: a failed check, with LINEs saying why.
 fail() {
 	failed=$((failed + 1))
 	echo "not ok $((passed + failed)) - $1"
 	shift
-	for line in "$@"; do
-		echo "#   $line"
+	for _line in "$@"; do
+		echo "#   $_line"
 	done
 }
 
-# check NAME COMMAND...: passes when the command succeeds.
+# note TEXT: information, neither a pass nor a failure.
+note() {
+	echo "# $*"
+}
+
+# check NAME COMMAND...: passes when COMMAND succeeds. It runs in this shell
+# (COMMAND may be a function that sets variables); its output is kept in
+# $out and shown on failure.
 check() {
 	_name=$1
 	shift
-	if out=$("$@" 2>&1); then
+	_out=${TMPDIR:-/tmp}/nettune-check.$$
+	if "$@" >"$_out" 2>&1; then
+		out=$(cat "$_out")
 		pass "$_name"
 	else
-		fail "$_name" "command: $*" "$out"
+		_rc=$?
+		out=$(cat "$_out")
+		fail "$_name" "command: $*" "exit $_rc" "$out"
 	fi
+	rm -f "$_out"
 }
 
-# check_eq NAME GOT WANT
+# check_eq NAME WANT GOT
 check_eq() {
 	if [ "$2" = "$3" ]; then
 		pass "$1"
 	else
-		fail "$1" "got:  $2" "want: $3"
+		fail "$1" "want: $2" "got:  $3"
 	fi
 }
 
-# check_rc NAME WANT COMMAND...: the command exits with WANT; its output is
-# kept in $out for further checks.
+# check_rc NAME WANT COMMAND...: COMMAND exits with status WANT; its output
+# (standard output and error) is kept in $out for further checks.
 check_rc() {
 	_name=$1
 	_want=$2
@@ -54,7 +73,8 @@ check_rc() {
 	fi
 }
 
-# check_match NAME PATTERN TEXT: grep -E PATTERN matches a line of TEXT.
+# check_match NAME PATTERN TEXT: a line of TEXT matches the extended regular
+# expression PATTERN.
 check_match() {
 	if printf '%s\n' "$3" | grep -Eq -- "$2"; then
 		pass "$1"
@@ -63,7 +83,39 @@ check_match() {
 	fi
 }
 
+# summary: the totals; returns 1 when a check failed.
 summary() {
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
+}
+
+# --- Values as the sysctl.d files write them ---------------------------------
+
+# fold_blanks TEXT: TEXT with each run of blanks (spaces, tabs) made one
+# space and none at either end: the kernel separates the numbers of a vector
+# with tabs, a sysctl.d file with spaces.
+fold_blanks() {
+	set -f
+	# shellcheck disable=SC2086 # splitting is the point
+	set -- $1
+	set +f
+	echo "$*"
+}
+
+# sysctl_value KEY [ROOT]: the value of the dotted KEY under ROOT's /proc/sys
+# (default: this machine's), blanks folded. Prints nothing and returns 1 when
+# the key is absent.
+sysctl_value() {
+	_path=${2:-}/proc/sys/$(echo "$1" | tr . /)
+	[ -r "$_path" ] || return 1
+	fold_blanks "$(cat "$_path")"
+}
+
+# fragment_settings FILE: a "key value" line for each assignment of a sysctl.d
+# FILE, in its order, without the leading "-" and with blanks folded.
+fragment_settings() {
+	sed -n 's/^[[:space:]]*-\{0,1\}\([a-z0-9_.-]*\)[[:space:]]*=[[:space:]]*\(.*\)$/\1 \2/p' "$1" |
+		while read -r _key _value; do
+			echo "$_key $(fold_blanks "$_value")"
+		done
 }

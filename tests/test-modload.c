@@ -11,11 +11,15 @@
 
 #include "modload.h"
 
-/* Opaque to us, so any distinct addresses will do. */
-static int fake_ctx, fake_list, fake_mod;
+/* Opaque to us, so any distinct addresses will do. A lookup yields up to
+ * ENTRIES_MAX modules: entry i of a list is fake_entries[i], and its module
+ * fake_mods[i], so that kmod_list_next can walk them. A filtered list has
+ * the same entries as the one it came from. */
+#define ENTRIES_MAX 4
+static int fake_ctx, fake_entries[ENTRIES_MAX], fake_mods[ENTRIES_MAX];
+static size_t n_entries;
 #define CTX ((struct kmod_ctx *)&fake_ctx)
-#define LIST ((struct kmod_list *)&fake_list)
-#define MOD ((struct kmod_module *)&fake_mod)
+#define LIST ((struct kmod_list *)&fake_entries[0])
 
 struct kmod_ctx *__wrap_kmod_new(const char *dirname, const char *const *config_paths);
 struct kmod_ctx *__wrap_kmod_new(const char *dirname, const char *const *config_paths)
@@ -34,13 +38,15 @@ void __wrap_kmod_set_log_fn(struct kmod_ctx *ctx, void *fn, const void *data)
 {
 }
 
-/* The lookup answers "found" or "not found" as the test says. */
+/* The lookup finds as many modules as the test says (0: not found). */
 int __wrap_kmod_module_new_from_lookup(struct kmod_ctx *ctx, const char *alias,
 				       struct kmod_list **list);
 int __wrap_kmod_module_new_from_lookup(struct kmod_ctx *ctx, const char *alias,
 				       struct kmod_list **list)
 {
-	*list = mock_type(int) ? LIST : NULL;
+	n_entries = mock_type(size_t);
+	assert_in_range(n_entries, 0, ENTRIES_MAX);
+	*list = n_entries ? LIST : NULL;
 	return 0;
 }
 
@@ -98,7 +104,7 @@ struct kmod_module *__wrap_kmod_module_unref(struct kmod_module *mod)
 struct kmod_module *__wrap_kmod_module_get_module(const struct kmod_list *entry);
 struct kmod_module *__wrap_kmod_module_get_module(const struct kmod_list *entry)
 {
-	return MOD;
+	return (struct kmod_module *)&fake_mods[(const int *)entry - fake_entries];
 }
 
 struct kmod_list *__wrap_kmod_list_next(const struct kmod_list *list,
@@ -106,7 +112,9 @@ struct kmod_list *__wrap_kmod_list_next(const struct kmod_list *list,
 struct kmod_list *__wrap_kmod_list_next(const struct kmod_list *list,
 					const struct kmod_list *curr)
 {
-	return NULL;
+	size_t next = (size_t)((const int *)curr - fake_entries) + 1;
+
+	return next < n_entries ? (struct kmod_list *)&fake_entries[next] : NULL;
 }
 
 static void expect_blacklist_check(bool allowed, const char *install)
@@ -217,6 +225,45 @@ static void test_ensure_under_root(void **unused)
 	assert_int_equal(result, MODRESULT_WOULD_INSERT);
 }
 
+/* Several modules behind one name: the first one present settles it, and
+ * the others are not touched (no probe is expected). */
+static void test_ensure_several_first_live(void **unused)
+{
+	enum modresult result;
+
+	will_return(__wrap_kmod_module_new_from_lookup, 2);
+	will_return(__wrap_kmod_module_get_initstate, KMOD_MODULE_LIVE);
+	assert_int_equal(modload_ensure("", "6.12", "tcp_bbr", true, &result), 0);
+	assert_int_equal(result, MODRESULT_PRESENT);
+}
+
+/* An install command on any of them refuses the name: every module of the
+ * list is looked at. */
+static void test_query_several_install_command(void **unused)
+{
+	enum modstate state;
+
+	will_return(__wrap_kmod_module_new_from_lookup, 3);
+	expect_value(__wrap_kmod_module_apply_filter, filter_type, KMOD_FILTER_BUILTIN);
+	will_return(__wrap_kmod_module_apply_filter, 1);
+	expect_value(__wrap_kmod_module_apply_filter, filter_type, KMOD_FILTER_BLACKLIST);
+	will_return(__wrap_kmod_module_apply_filter, 1);
+	will_return(__wrap_kmod_module_get_install_commands, NULL);
+	will_return(__wrap_kmod_module_get_install_commands, NULL);
+	will_return(__wrap_kmod_module_get_install_commands, "/bin/false");
+	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &state), 0);
+	assert_int_equal(state, MODSTATE_BLACKLISTED);
+
+	will_return(__wrap_kmod_module_new_from_lookup, 3);
+	expect_value(__wrap_kmod_module_apply_filter, filter_type, KMOD_FILTER_BUILTIN);
+	will_return(__wrap_kmod_module_apply_filter, 1);
+	expect_blacklist_check(true, NULL);
+	will_return(__wrap_kmod_module_get_install_commands, NULL);
+	will_return(__wrap_kmod_module_get_install_commands, NULL);
+	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &state), 0);
+	assert_int_equal(state, MODSTATE_MODULE);
+}
+
 static void test_query(void **unused)
 {
 	enum modstate state;
@@ -251,6 +298,8 @@ int main(void)
 		cmocka_unit_test(test_ensure_not_found),
 		cmocka_unit_test(test_ensure_eperm),
 		cmocka_unit_test(test_ensure_under_root),
+		cmocka_unit_test(test_ensure_several_first_live),
+		cmocka_unit_test(test_query_several_install_command),
 		cmocka_unit_test(test_query),
 	};
 

@@ -23,6 +23,9 @@ $(B)/test-modload: $(B)/tests/test-modload.o $(B)/modload.o $(B)/util.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(patsubst %,-Wl$(,)--wrap=%,$(KMOD_WRAPS)) \
 		$(CMOCKA_LIBS) $(KMOD_LIBS)
 
+$(B)/dump-tunables: $(B)/tests/dump-tunables.o $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS)
+
 $(B)/test-%: $(B)/tests/test-%.o $(B)/tests/helpers.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(KMOD_LIBS)
 
@@ -39,9 +42,10 @@ check: check-deps
 check-deps:
 	tools/install-deps build check
 
-check-unit: $(B)/wp-panel-nettune $(UNIT_BINS)
+check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 	tests/root-test.sh $(B)/wp-panel-nettune
+	tests/design-test.sh $(B)/wp-panel-nettune $(B)/dump-tunables
 
 check-sanitize:
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \

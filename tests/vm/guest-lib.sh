@@ -1,64 +1,27 @@
+# shellcheck shell=sh disable=SC2034 # NT_* are for the scenarios
 # Helpers for the scripts that run inside a test VM. vm_boot copies this
 # file into the share; a guest script starts with
 #
 #	. /host/guest-lib.sh
 #
 # and ends with checks_done, whose exit status becomes vm_boot's. Each check
-# prints one "ok - NAME" or "FAIL - NAME" line; checks_done prints
-# "N passed, N failed". POSIX sh: the guest's /bin/sh is dash.
+# prints "ok N - NAME" or "not ok N - NAME"; checks_done prints "N passed,
+# N failed". POSIX sh: the guest's /bin/sh is dash.
 
-# shellcheck disable=SC2034 # NT_* are for the scenarios
-checks_passed=0
-checks_failed=0
-
-# check NAME COMMAND [ARG...]: passes when COMMAND succeeds.
-check() {
-	# A name of its own: COMMAND may be a function of this file.
-	_check_name=$1
-	shift
-	if "$@"; then
-		echo "ok - $_check_name"
-		checks_passed=$((checks_passed + 1))
-	else
-		echo "FAIL - $_check_name (failed: $*)"
-		checks_failed=$((checks_failed + 1))
-	fi
-}
-
-# check_eq NAME WANT GOT: passes when the two strings are equal.
-check_eq() {
-	if [ "$2" = "$3" ]; then
-		echo "ok - $1"
-		checks_passed=$((checks_passed + 1))
-	else
-		echo "FAIL - $1 (want '$2', got '$3')"
-		checks_failed=$((checks_failed + 1))
-	fi
-}
-
-# sysctl_get KEY: prints the live value of KEY (dotted name) with runs of
-# white space made single spaces, as in the sysctl.d files ("4096 131072
-# 6291456" rather than the kernel's tabs). Prints nothing if KEY is absent.
-sysctl_get() {
-	_path=/proc/sys/$(echo "$1" | tr . /)
-	[ -r "$_path" ] && tr -s ' \t' '  ' <"$_path"
-	return 0
-}
+# The checks themselves (check, check_eq, check_match, note, summary, and
+# sysctl_value, fragment_settings) are those of every test: tests/lib.sh,
+# which vm_boot puts beside this file.
+# shellcheck source=tests/lib.sh
+. /host/lib.sh
 
 # check_sysctl KEY WANT: passes when the live value of KEY is WANT.
 check_sysctl() {
-	check_eq "$1 = $2" "$2" "$(sysctl_get "$1")"
-}
-
-# note TEXT: an information line that is neither a pass nor a failure.
-note() {
-	echo "# $*"
+	check_eq "$1 = $2" "$2" "$(sysctl_value "$1")"
 }
 
 # checks_done: prints the totals and exits 1 if any check failed.
 checks_done() {
-	echo "$checks_passed passed, $checks_failed failed"
-	[ "$checks_failed" = 0 ] && exit 0
+	summary && exit 0
 	exit 1
 }
 
@@ -96,11 +59,9 @@ apt_get() {
 # extended regular expression PATTERN (case-insensitive).
 said() {
 	if grep -Eqi -- "$3" "/host/$2.log"; then
-		echo "ok - $1"
-		checks_passed=$((checks_passed + 1))
+		pass "$1"
 	else
-		echo "FAIL - $1 (no line matching '$3' in /host/$2.log)"
-		checks_failed=$((checks_failed + 1))
+		fail "$1" "no line matching '$3' in /host/$2.log"
 	fi
 }
 
@@ -145,13 +106,11 @@ tree_listing() {
 # prints their differences ("-" only before, "+" only after), at most 40.
 check_same() {
 	if diff -U0 "$2" "$3" >/tmp/check_same.diff; then
-		echo "ok - $1"
-		checks_passed=$((checks_passed + 1))
+		pass "$1"
 	else
-		echo "FAIL - $1; differences (-before +after):"
+		fail "$1" "differences (-before +after):"
 		grep -v '^\(---\|+++\|@@\)' /tmp/check_same.diff | head -n 40 |
 			sed 's/^/#   /'
-		checks_failed=$((checks_failed + 1))
 	fi
 }
 
@@ -196,27 +155,19 @@ nt_profile() {
 	} | LC_ALL=C sort
 }
 
-# fragment_settings FILE: the settings of a sysctl.d file as "key value"
-# lines, sorted; a leading "-" (best effort) is dropped and the value's
-# white space normalized.
-fragment_settings() {
-	sed -n 's/^[[:space:]]*-\{0,1\}\([a-z0-9_.-]*\)[[:space:]]*=[[:space:]]*\(.*\)$/\1 \2/p' "$1" |
-		awk '{ $1 = $1; print }' | LC_ALL=C sort
-}
-
 # check_fragment_profile bbr|cubic: the sysctl fragment holds exactly the
 # profile of nt_profile.
 check_fragment_profile() {
 	nt_profile "$1" >/tmp/profile.want
-	fragment_settings "$NT_SYSCTL" >/tmp/profile.got
+	fragment_settings "$NT_SYSCTL" | LC_ALL=C sort >/tmp/profile.got
 	check_same "the fragment holds the $1 profile of DESIGN.md" \
 		/tmp/profile.want /tmp/profile.got
 }
 
-# check_fragment_live [FILE]: every "key = value" of the sysctl fragment
-# (or FILE) is the live value of key, white space normalized.
+# check_fragment_live: every "key = value" of the sysctl fragment is the
+# live value of key, white space normalized.
 check_fragment_live() {
-	fragment_settings "${1:-$NT_SYSCTL}" >/tmp/fragment.settings
+	fragment_settings "$NT_SYSCTL" >/tmp/fragment.settings
 	_n=0
 	while read -r _key _value; do
 		check_sysctl "$_key" "$_value"
@@ -247,6 +198,7 @@ bbr_module() {
 
 # modules_listed [FILE]: the module names the modules fragment (or FILE)
 # loads, on one line.
+# shellcheck disable=SC2120 # scenarios pass FILE
 modules_listed() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${1:-$NT_MODULES}" 2>/dev/null |
 		tr -s ' \t\n' ' ' | sed 's/ $//'
@@ -283,7 +235,7 @@ check_record() {
 		_n=$((_n + 1))
 		check_eq "record: $_key original is the pre-install value" \
 			"$(snapshot_get "$1" "$_key")" "$_original"
-		check_eq "record: $_key applied is live" "$_applied" "$(sysctl_get "$_key")"
+		check_eq "record: $_key applied is live" "$_applied" "$(sysctl_value "$_key")"
 	done <"$NT_STATE"
 	check "record lists keys ($_n)" test "$_n" -gt 0
 }

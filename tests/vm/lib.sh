@@ -334,6 +334,7 @@ vm_boot() {
 	local disk=$1 cpus=$2 share=$3 log=$4 limit=${5:-600}
 	local start rc=0
 
+	cp "$VM_LIBDIR/../lib.sh" "$share/lib.sh"
 	cp "$VM_LIBDIR/guest-lib.sh" "$share/guest-lib.sh"
 	rm -f "$share/rc" "$share/output"
 	vm_accel

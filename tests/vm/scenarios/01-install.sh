@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 1. Install on 2 vCPUs, unattended and offline, with a NIC up (as on a
 #    VPS): no prompt; the fragment holds the profile of DESIGN.md and each
 #    of its keys is live; bbr and fq in effect and tcp_bbr loaded; status

@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 2. Reboot the disk of scenario 1: the profile is live again, applied by
 #    systemd at boot (systemd-modules-load loads tcp_bbr, systemd-sysctl
 #    reads the fragment; the package's own first-boot unit stays idle); fq

@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 3. Install on 1 vCPU: cubic and fq_codel are kept (neither key in the
 #    fragment), no module in the modules fragment and tcp_bbr not loaded,
 #    every other key of the profile live, status exits 0. Scenario 4 boots

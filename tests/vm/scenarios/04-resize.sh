@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 4. Resize and preseed. The disk installed on 1 vCPU (scenario 3) boots
 #    with 2: status warns that the CPU count changed, and
 #    "dpkg-reconfigure -f noninteractive" turns BBR and fq on (the unedited

@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 5. An administrator's edit survives. On the disk of scenario 1: one value
 #    of the fragment edited and applied as README.Debian says; then
 #    "apt-get install --reinstall" of the same version, and an upgrade to a

@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 6. Purge puts everything back. On a fresh disk (2 vCPUs, one boot): the
 #    files under /etc, /var/lib and /usr (paths, types, modes, owners; the
 #    contents of /etc) and every readable key under /proc/sys/net are
@@ -51,6 +51,6 @@ check_eq "net.ipv4.tcp_allowed_congestion_control as before the install, but for
 		tr ' ' '\n' | grep -vx bbr | LC_ALL=C sort | tr '\n' ' ')" \
 	"$(snapshot_get /host/after.sysctl net.ipv4.tcp_allowed_congestion_control |
 		tr ' ' '\n' | grep -vx bbr | LC_ALL=C sort | tr '\n' ' ')"
-note "available congestion control after purge: $(sysctl_get net.ipv4.tcp_available_congestion_control)"
+note "available congestion control after purge: $(sysctl_value net.ipv4.tcp_available_congestion_control)"
 GUEST
 }

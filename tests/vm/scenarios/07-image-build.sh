@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 7. Image build. A 2-vCPU machine (the builder) installs the package into
 #    a chroot on a second disk (a fresh Debian 13 root file system, with
 #    /proc, /sys and /dev mounted as image builders do): the install says

@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 8. Refusals, one 2-vCPU boot.
 #    a. tcp_bbr blacklisted in /etc/modprobe.d before the install: the
 #       install succeeds and says why BBR is not used; nothing is half

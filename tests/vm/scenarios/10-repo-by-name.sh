@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 10. By name, from the signed repository, as an installer does it
 #     (README.md): the key and the .sources file from the repository, in
 #     place; apt-get update prints no warning; "apt-get install -y

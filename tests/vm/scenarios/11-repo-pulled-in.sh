@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 11. Pulled in: the installer's own package (a stand-in, wp-panel, built
 #     by tests/vm/run with "Depends: wp-panel-nettune" and published in the
 #     same repository) installed with "apt-get install -y wp-panel",

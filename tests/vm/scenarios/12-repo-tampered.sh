@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 12. Tampered repositories are refused. With the genuine key and .sources
 #     in place, on a fresh disk: a copy with one byte of its Packages file
 #     changed (and its .xz made again; Release and its signatures left as

@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 13. Upgrade from the repository. Installed by name from make-repo's
 #     repository; then the same repository with a newer version published
 #     by make-repo again (the patched copy of tests/vm/run: NEW_VERSION,
