@@ -18,13 +18,13 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 
-out=$(mktemp -d "${TMPDIR:-/var/tmp}/nettune-repro.XXXXXX")
-trap 'rm -rf "$out"' EXIT
+work=$(mktemp -d "${TMPDIR:-/var/tmp}/nettune-repro.XXXXXX")
+trap 'rm -rf "$work"' EXIT
 
 for n in 1 2; do
-	if ! DEB_BUILD_OPTIONS=nocheck NETTUNE_OUTDIR=$out/$n "$top/tools/make-deb" \
-		>"$out/make-deb-$n.log" 2>&1; then
-		fail "build $n" "$(tail -n 20 "$out/make-deb-$n.log")"
+	if ! DEB_BUILD_OPTIONS=nocheck NETTUNE_OUTDIR=$work/$n "$top/tools/make-deb" \
+		>"$work/make-deb-$n.log" 2>&1; then
+		fail "build $n" "$(tail -n 20 "$work/make-deb-$n.log")"
 		summary
 		exit 1
 	fi
@@ -35,10 +35,10 @@ epoch=$(date -u -d "$(sed -n 's/^ -- .*>  //p;/^ -- /q' "$top/debian/changelog")
 	'+%Y-%m-%d %H:%M:%S')
 
 n=0
-for deb in "$out"/1/*.deb; do
+for deb in "$work"/1/*.deb; do
 	n=$((n + 1))
 	name=$(basename "$deb")
-	check "$name: the two builds are byte-identical" cmp "$deb" "$out/2/$name"
+	check "$name: the two builds are byte-identical" cmp "$deb" "$work/2/$name"
 	listing=$(dpkg-deb --fsys-tarfile "$deb" | tar -tvf - --numeric-owner --full-time --utc)
 	check_eq "$name: every file owned by 0/0" "" \
 		"$(printf '%s\n' "$listing" | awk '$2 != "0/0"')"
