@@ -2,6 +2,7 @@
 # make              build build/wp-panel-nettune
 # make check        every test: unit, sanitizers, network namespace, Debian 13 VM
 # make deb          the Debian 13 package, built and linted in a trixie chroot
+# make repo         the signed apt repository build/repo/ (REPO_URL: where it is served)
 # make lint         clang-format, shellcheck, and the repeated-code report
 # make bench        the network benchmark, results in bench/results/
 # make install      install into $(DESTDIR)$(PREFIX)
@@ -50,6 +51,13 @@ install: $(B)/wp-panel-nettune
 
 deb:
 	tools/make-deb
+
+# The URL written into build/repo/wp-panel-nettune.sources; the default is a
+# placeholder that resolves nowhere.
+REPO_URL = https://example.invalid/debian
+repo:
+	tools/make-repo --url '$(REPO_URL)'
+.PHONY: repo
 
 lint:
 	tools/lint

@@ -2,6 +2,7 @@
 #   check-unit      cmocka unit tests and the --root fixture tests (no root needed)
 #   check-sanitize  the same, built with AddressSanitizer and UBSan
 #   check-netns     apply and revert against the real kernel in a throwaway netns (root)
+#   check-repro     two builds of the package are byte-identical (root, make-deb)
 #   check-vm        the Debian 13 acceptance scenarios in a QEMU VM (root)
 
 UNIT_TESTS = util sysctl sysctld state profile render sysinfo modload takeover
@@ -34,6 +35,7 @@ check: check-deps
 	$(MAKE) check-unit
 	$(MAKE) check-sanitize
 	$(MAKE) check-netns
+	$(MAKE) check-repro
 	$(MAKE) check-vm
 	@echo "make check: all test groups passed"
 
@@ -52,7 +54,11 @@ check-sanitize:
 check-netns: $(B)/wp-panel-nettune
 	tests/netns-test.sh $(B)/wp-panel-nettune
 
+check-repro:
+	tests/repro-test.sh
+
 check-vm:
 	tests/vm/run
+.PHONY: check-repro
 
 .PHONY: check check-deps check-unit check-sanitize check-netns check-vm

@@ -286,3 +286,79 @@ installer_server() {
 	sysctl --system >/dev/null 2>&1
 	cat /host/legacy/limits.conf.lines >>/etc/security/limits.conf
 }
+
+# --- An apt repository served in the guest ---------------------------------
+
+# repo_serve DIR: serves a copy of the repository DIR (from the share) at
+# REPO_URL, http://127.0.0.1:8080/, with python3's HTTP server; a second
+# call replaces what is served. The server's log is /host/http.log.
+repo_serve() {
+	rm -rf /srv/repo
+	mkdir -p /srv
+	cp -a "$1" /srv/repo
+	[ -z "${_repo_server:-}" ] || return 0
+	python3 -m http.server --bind 127.0.0.1 --directory /srv/repo 8080 \
+		</dev/null >/host/http.log 2>&1 &
+	_repo_server=$!
+	# Stopped at the end, so that nothing holds /host open at poweroff.
+	trap 'kill "$_repo_server" 2>/dev/null' EXIT
+	_i=0
+	while ! ss -Htln 'sport = :8080' | grep -q .; do
+		_i=$((_i + 1))
+		[ "$_i" -lt 60 ] || { echo "# the HTTP server did not start"; return 1; }
+		sleep 1
+	done
+}
+
+# repo_fetch PATH FILE: REPO_URL's PATH into FILE, as an installer's curl would.
+repo_fetch() {
+	python3 -c 'import sys, urllib.request
+sys.stdout.buffer.write(urllib.request.urlopen(sys.argv[1]).read())' "$REPO_URL$1" >"$2"
+}
+
+# repo_add_source: what README.md has an installer do before apt-get update:
+# the key and the .sources file from the repository, in place. The image's
+# own sources (a Debian mirror the guest cannot reach) are moved out of the
+# way, so that apt-get update speaks only of this repository.
+repo_add_source() {
+	mkdir -p /etc/apt/sources-off
+	for _f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+		/etc/apt/sources.list.d/*.sources; do
+		[ ! -e "$_f" ] || mv "$_f" /etc/apt/sources-off/
+	done
+	check "the key from the repository, in place" repo_fetch \
+		wp-panel-nettune-archive-keyring.asc /usr/share/keyrings/wp-panel-nettune-archive-keyring.asc
+	check "the .sources file from the repository, in place" repo_fetch \
+		wp-panel-nettune.sources /etc/apt/sources.list.d/wp-panel-nettune.sources
+	chmod 644 /usr/share/keyrings/wp-panel-nettune-archive-keyring.asc \
+		/etc/apt/sources.list.d/wp-panel-nettune.sources
+	check_eq "the .sources file names the served URL" "URIs: $REPO_URL" \
+		"$(grep '^URIs:' /etc/apt/sources.list.d/wp-panel-nettune.sources)"
+}
+
+# check_update_clean NAME: "apt-get update", logged as NAME, succeeds and
+# prints no warning, error or notice; its output is shown with "#".
+check_update_clean() {
+	check "apt-get update ($1)" apt_get "$1" update
+	sed 's/^/#   /' "/host/$1.log"
+	check "apt-get update ($1): no warning, error or notice" \
+		sh -c "! grep -Ei '^(W|E|N):|Policy will reject|Missing Signed-By|not signed' /host/$1.log"
+}
+
+# candidate PACKAGE: the version apt would install, "(none)" if none.
+candidate() {
+	apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: //p' | grep . || echo '(none)'
+}
+
+# check_installed_from_repo LOG: the keyring package owns the key apt uses, mode
+# 644, the same key as served; the install logged as LOG asked nothing.
+check_installed_from_repo() {
+	_key=/usr/share/keyrings/wp-panel-nettune-archive-keyring.asc
+	check_eq "the keyring package owns $_key" "wp-panel-nettune-archive-keyring: $_key" \
+		"$(dpkg -S "$_key" 2>&1)"
+	check_eq "$_key: root's, 0644" "644 root:root" "$(stat -c '%a %U:%G' "$_key")"
+	check "$_key is the key the repository serves" \
+		cmp "$_key" /srv/repo/wp-panel-nettune-archive-keyring.asc
+	check "no debconf frontend trouble in the install log" \
+		sh -c "! grep -Ei 'unable to (initialize|re-open)|frontend|prompt' /host/$1.log"
+}
