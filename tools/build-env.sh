@@ -22,8 +22,9 @@ max_age_days=30
 suite=trixie
 variant=buildd
 # Build-Depends come from debian/control; these are what the tools run:
-# lintian; reprepro and gpg to make and sign the repository.
-tools="lintian reprepro gpg gpg-agent"
+# lintian; reprepro and gpg to make and sign the repository; clang-format
+# and shellcheck for make lint.
+tools="lintian reprepro gpg gpg-agent clang-format shellcheck"
 builder_uid=1000
 
 # Hooks run on this machine with the new root as $1, hence single quotes.
