@@ -1,6 +1,7 @@
 # Tests. make check runs them all; each group also has its own target.
 #   check-unit      cmocka unit tests and the --root fixture tests (no root needed)
 #   check-sanitize  the same, built with AddressSanitizer and UBSan
+#   check-robust    concurrent runs, and runs killed at every write (strace)
 #   check-netns     apply and revert against the real kernel in a throwaway netns (root)
 #   check-repro     two builds of the package are byte-identical (root, make-deb)
 #   check-vm        the Debian 13 acceptance scenarios in a QEMU VM (root)
@@ -34,6 +35,7 @@ $(B)/test-%: $(B)/tests/test-%.o $(B)/tests/helpers.o $(LIB_OBJ)
 check: check-deps
 	$(MAKE) check-unit
 	$(MAKE) check-sanitize
+	$(MAKE) check-robust
 	$(MAKE) check-netns
 	$(MAKE) check-repro
 	$(MAKE) check-vm
@@ -51,6 +53,9 @@ check-sanitize:
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \
 		$(MAKE) B=build/sanitize CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" check-unit
 
+check-robust: $(B)/wp-panel-nettune
+	tests/robust-test.sh $(B)/wp-panel-nettune
+
 check-netns: $(B)/wp-panel-nettune
 	tests/netns-test.sh $(B)/wp-panel-nettune
 
@@ -61,4 +66,4 @@ check-vm:
 	tests/vm/run
 .PHONY: check-repro
 
-.PHONY: check check-deps check-unit check-sanitize check-netns check-vm
+.PHONY: check check-deps check-unit check-sanitize check-robust check-netns check-vm
