@@ -442,5 +442,21 @@ check_rc "--root that is not a directory" 2 "$bin" --root /nonexistent detect
 check_rc "an extra argument" 2 "$bin" status now
 check_rc "--help exits 0" 0 "$bin" --help
 check_match "--help lists the commands" '^  revert' "$out"
+check_rc "an empty --root" 2 "$bin" --root "" detect
+check_match "says so" '^wp-panel-nettune: --root: empty; give / for this machine$' "$out"
+check_rc "an empty --root=" 2 "$bin" --root= detect
+
+# Output that cannot be written is a failure, with one message on stderr.
+t=$(fresh debian13-2cpu)
+for cmd in --help --version detect "render sysctl" status apply; do
+	# shellcheck disable=SC2086 # the command and its argument
+	check_rc "$cmd with stdout on /dev/full exits 1" 1 sh -c "'$bin' --root '$t' $cmd >/dev/full"
+	check_match "$cmd says stdout failed" '^wp-panel-nettune: cannot write to standard output: No space left on device$' "$out"
+	check_eq "$cmd says it once" "$(printf '%s\n' "$out" | grep -c 'standard output')" 1
+	check_rc "$cmd with stdout closed exits 1" 1 sh -c "'$bin' --root '$t' $cmd >&-"
+	check_match "$cmd says stdout is closed" 'cannot write to standard output: it is closed' "$out"
+done
+check "and the record holds no output meant for stdout" sh -c "! grep -q '^set ' '$t$state'"
+"$bin" --root "$t" revert >/dev/null
 
 summary
