@@ -111,6 +111,39 @@ static int lock_or_log(const struct context *ctx, int *ret_fd)
 	return r;
 }
 
+struct fragment_lines {
+	const struct context *ctx;
+	unsigned bad;
+};
+
+static void log_fragment_line(void *userdata, const char *file, unsigned line, int error)
+{
+	struct fragment_lines *lines = userdata;
+
+	log_error("%s%s:%u: %s", lines->ctx->root, file, line, sysctld_strerror(error));
+	lines->bad++;
+}
+
+/* Our sysctl fragment, every bad line reported: 0, 1 when some line was bad
+ * (the others are in ret, as systemd-sysctl applies them at boot), -ENOENT
+ * when there is none, or -errno, logged. */
+int read_fragment_or_log(const struct context *ctx, struct assignments *ret)
+{
+	struct fragment_lines lines = { ctx, 0 };
+	const struct sysctld_report report = { log_fragment_line, &lines };
+	int r;
+
+	r = sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, true, ret, &report);
+	if (r == -ENOENT)
+		return r;
+	if (r < 0 && lines.bad == 0) {
+		log_error("cannot read %s%s: %s", ctx->root, FRAGMENT_SYSCTL,
+			  file_strerror(r));
+		return r;
+	}
+	return lines.bad > 0;
+}
+
 static int load_state_or_log(const struct context *ctx, struct state *ret)
 {
 	unsigned line = 0;
@@ -429,24 +462,22 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 	struct assignments fragment = { 0 };
 	struct modules modules = { 0 };
 	struct state state = { 0 };
-	unsigned line = 0, counts[3] = { 0 };
+	unsigned counts[3] = { 0 };
 	struct sysinfo info;
-	int r, ret = 0, lock;
+	int r, ret = 0, lock, bad_lines;
 
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
 	if (kernel_off_limits(ctx, &info))
 		return EXIT_SUCCESS;
 
-	/* Everything is read and checked before anything changes. */
-	r = sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, true, &fragment, &line);
-	if (r == -ENOENT) {
+	/* Everything is read before anything changes. A bad line is reported
+	 * and the good ones are applied, as systemd-sysctl will at boot. */
+	bad_lines = read_fragment_or_log(ctx, &fragment);
+	if (bad_lines == -ENOENT)
 		printf("%s%s is missing: nothing to set.\n", ctx->root, FRAGMENT_SYSCTL);
-	} else if (r < 0) {
-		log_error("%s%s:%u: %s", ctx->root, FRAGMENT_SYSCTL, line,
-			  sysctld_strerror(r));
+	else if (bad_lines < 0)
 		return EXIT_FAILURE;
-	}
 	if (read_modules(ctx, &modules) < 0 || lock_or_log(ctx, &lock) < 0) {
 		assignments_free(&fragment);
 		return EXIT_FAILURE;
@@ -483,7 +514,7 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 
 	assignments_free(&fragment);
 	state_free(&state);
-	return ret < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ret < 0 || bad_lines > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 int command_revert(const struct context *ctx, int argc, char **argv)

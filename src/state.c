@@ -288,9 +288,9 @@ int state_load(const char *root, struct state *ret, unsigned *ret_line)
 
 	r = state_dir_open(root, false, &dir_fd);
 	if (r == 0) {
-		fd = openat(dir_fd, state_name,
-			    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-		r = fd < 0 ? -errno : 0;
+		r = keep_if_regular(openat(dir_fd, state_name,
+					   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC),
+				    &fd);
 		close(dir_fd);
 	}
 	if (r == -ENOENT) {
@@ -382,15 +382,8 @@ int state_add(struct state *state, const char *key, const char *original,
 	/* The shell loop of the package's purge cannot tell an empty field. */
 	if (original[0] == '\0' || applied[0] == '\0')
 		return -EINVAL;
-	if (state->n == state->cap) {
-		size_t cap = state->cap ? state->cap * 2 : 16;
-		struct record *items = reallocarray(state->items, cap, sizeof(*items));
-
-		if (!items)
-			return -ENOMEM;
-		state->items = items;
-		state->cap = cap;
-	}
+	if (grow_array(&state->items, &state->cap, state->n, sizeof(*state->items)) < 0)
+		return -ENOMEM;
 	rec = &state->items[state->n++];
 	strcpy(rec->key, key);
 	strcpy(rec->original, original);

@@ -259,6 +259,24 @@ int mkdir_parents(const char *path, mode_t mode)
 	}
 }
 
+/* Makes room for one more element in a growing array (*items_ptr, *cap),
+ * doubling it, so that n appends cost O(n). */
+int grow_array(void *items_ptr, size_t *cap, size_t n, size_t size)
+{
+	void **items = items_ptr, *grown;
+	size_t want;
+
+	if (n < *cap)
+		return 0;
+	want = *cap ? *cap * 2 : 16;
+	grown = reallocarray(*items, want, size);
+	if (!grown)
+		return -ENOMEM;
+	*items = grown;
+	*cap = want;
+	return 0;
+}
+
 int parse_u64(const char *s, uint64_t *ret)
 {
 	uintmax_t v;

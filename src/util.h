@@ -30,6 +30,7 @@ int write_file_atomic_at(int dir_fd, const char *name, const char *data, size_t 
 const char *file_strerror(int error);
 int mkdir_parents(const char *path, mode_t mode);
 
+int grow_array(void *items_ptr, size_t *cap, size_t n, size_t size);
 int parse_u64(const char *s, uint64_t *ret);
 void normalize_space(char *s);
 char *strip(char *s);
