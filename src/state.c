@@ -309,6 +309,19 @@ int state_load(const char *root, struct state *ret, unsigned *ret_line)
 	return r;
 }
 
+int state_write_stream(FILE *f, const struct state *state)
+{
+	fprintf(f, "%s\n%s\n", STATE_HEADER, STATE_COLUMNS);
+	for (size_t i = 0; i < state->n; i++) {
+		const struct record *rec = &state->items[i];
+
+		fprintf(f, "%s\t%s\t%s%s%s\n", rec->key, rec->original, rec->applied,
+			rec->pending[0] ? "\t" : "", rec->pending);
+	}
+	fprintf(f, "%s\n", STATE_TRAILER);
+	return ferror(f) ? -EIO : 0;
+}
+
 int state_save(const char *root, const struct state *state)
 {
 	char *data = NULL;
@@ -319,15 +332,8 @@ int state_save(const char *root, const struct state *state)
 	f = open_memstream(&data, &size);
 	if (!f)
 		return -ENOMEM;
-	fprintf(f, "%s\n%s\n", STATE_HEADER, STATE_COLUMNS);
-	for (size_t i = 0; i < state->n; i++) {
-		const struct record *rec = &state->items[i];
-
-		fprintf(f, "%s\t%s\t%s%s%s\n", rec->key, rec->original, rec->applied,
-			rec->pending[0] ? "\t" : "", rec->pending);
-	}
-	fprintf(f, "%s\n", STATE_TRAILER);
-	if (fclose(f) != 0) {
+	r = state_write_stream(f, state);
+	if (fclose(f) != 0 || r < 0) {
 		free(data);
 		return -ENOMEM;
 	}

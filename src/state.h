@@ -32,6 +32,7 @@ int state_lock(const char *root, unsigned timeout_sec, int *ret_fd);
 void state_unlock(const char *root, int fd);
 int state_load(const char *root, struct state *ret, unsigned *ret_line);
 int state_load_stream(FILE *f, struct state *ret, unsigned *ret_line);
+int state_write_stream(FILE *f, const struct state *state);
 int state_save(const char *root, const struct state *state);
 int state_remove_file(const char *root);
 struct record *state_find(struct state *state, const char *key);
