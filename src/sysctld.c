@@ -77,51 +77,74 @@ int sysctld_read_line(FILE *f, char **buf, size_t *cap)
 }
 
 /* systemd strips these, and only these. */
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static char *strip_blanks(char *s)
 {
 	char *end;
 
-	s += strspn(s, " \t\n\r");
+	while (is_blank(*s))
+		s++;
 	end = s + strlen(s);
-	while (end > s && strchr(" \t\n\r", end[-1]))
+	while (end > s && is_blank(end[-1]))
 		end--;
 	*end = '\0';
 	return s;
 }
 
-/* Parses a line in place: 0 for an assignment, 1 for a blank or comment line,
- * or -errno. In strict mode (our own fragment) the key must be one the helper
- * can turn into a path, the value must not be empty, and neither may be cut;
- * otherwise a value too long for us is kept cut, never equal to ours. A "-key"
- * without "=" is systemd's exclusion from globs; it assigns nothing. */
-static int parse_line_in_place(char *line, bool strict, struct assignment *ret)
+static bool concerns(const struct assignments *ours, const char *key, bool glob)
 {
-	struct assignment a = { 0 };
+	for (size_t i = 0; i < ours->n; i++)
+		if (glob ? fnmatch(key, ours->items[i].key, 0) == 0 :
+			   key[0] == ours->items[i].key[0] &&
+				    strcmp(key, ours->items[i].key) == 0)
+			return true;
+	return false;
+}
+
+/* Parses a line in place: 0 for an assignment, 1 for a blank or comment line
+ * (or, with a filter, one that does not concern its keys), or -errno. In
+ * strict mode (our own fragment) the key must be one the helper can turn
+ * into a path, the value must not be empty, and neither may be cut;
+ * otherwise a value too long for us is kept cut, never equal to ours. A
+ * "-key" without "=" is systemd's exclusion from globs; it assigns nothing.
+ * Sets every field of ret but file and line. */
+static int parse_line_in_place(char *line, bool strict, const struct assignments *filter,
+			       struct assignment *ret)
+{
 	char *p, *eq, *key, *value;
+	bool ignore_failure = false, glob;
 
 	p = strip_blanks(line);
 	if (*p == '\0' || *p == '#' || *p == ';')
 		return 1;
 	eq = strchr(p, '=');
 	if (*p == '-') {
-		a.ignore_failure = true;
+		ignore_failure = true;
 		p++;
 	}
 	if (!eq)
-		return a.ignore_failure && !strict ? 1 : -EBADMSG;
+		return ignore_failure && !strict ? 1 : -EBADMSG;
 	*eq = '\0';
 	key = strip_blanks(p);
 	value = strip_blanks(eq + 1);
-	if (strlen(key) >= sizeof(a.key) || (strict && strlen(value) >= sizeof(a.value)))
+	if (strlen(key) >= sizeof(ret->key) ||
+	    (strict && strlen(value) >= sizeof(ret->value)))
 		return -E2BIG;
-	strcpy(a.key, key);
-	key_normalize(a.key);
-	a.glob = strpbrk(a.key, "*?[") != NULL;
-	snprintf(a.value, sizeof(a.value), "%s", value);
-	normalize_space(a.value);
-	if (strict && (!sysctl_key_valid(a.key) || a.value[0] == '\0'))
+	key_normalize(key);
+	glob = strpbrk(key, "*?[") != NULL;
+	if (strict && (!sysctl_key_valid(key) || value[0] == '\0'))
 		return -EINVAL;
-	*ret = a;
+	if (filter && !concerns(filter, key, glob))
+		return 1;
+	strcpy(ret->key, key);
+	snprintf(ret->value, sizeof(ret->value), "%s", value);
+	normalize_space(ret->value);
+	ret->ignore_failure = ignore_failure;
+	ret->glob = glob;
 	return 0;
 }
 
@@ -132,7 +155,7 @@ int sysctld_parse_line(const char *line, bool strict, struct assignment *ret)
 
 	if (!copy)
 		return -ENOMEM;
-	r = parse_line_in_place(copy, strict, ret);
+	r = parse_line_in_place(copy, strict, NULL, ret);
 	free(copy);
 	return r;
 }
@@ -151,24 +174,12 @@ void assignments_free(struct assignments *a)
 	*a = (struct assignments){ 0 };
 }
 
-static bool concerns(const struct assignments *ours, const struct assignment *a)
-{
-	for (size_t i = 0; i < ours->n; i++)
-		if (a->glob ? fnmatch(a->key, ours->items[i].key, 0) == 0 :
-			      strcmp(a->key, ours->items[i].key) == 0)
-			return true;
-	return false;
-}
-
 /* systemd keeps one assignment per key (or glob): a later one with another
  * value replaces it and moves to the end, where it is applied last; one with
  * the same value leaves it in place (we note the later file). Only what
  * concerns our keys is kept, so memory stays small whatever the files hold. */
-static int keep_filtered(struct assignments *kept, const struct assignments *ours,
-			 const struct assignment *a)
+static int keep_filtered(struct assignments *kept, const struct assignment *a)
 {
-	if (!concerns(ours, a))
-		return 0;
 	for (size_t i = 0; i < kept->n; i++) {
 		struct assignment *old = &kept->items[i];
 
@@ -205,12 +216,11 @@ int sysctld_parse_stream(FILE *f, const char *file, bool strict,
 
 		n++;
 		if (r > 0)
-			r = parse_line_in_place(line, strict, &a);
+			r = parse_line_in_place(line, strict, filter, &a);
 		if (r == 0) {
 			snprintf(a.file, sizeof(a.file), "%s", file);
 			a.line = n;
-			r = filter ? keep_filtered(ret, filter, &a) :
-				     assignments_append(ret, &a);
+			r = filter ? keep_filtered(ret, &a) : assignments_append(ret, &a);
 		}
 		if (r >= 0 || (!strict && r != -ENOBUFS && r != -ENOMEM && r != -EIO))
 			continue;
