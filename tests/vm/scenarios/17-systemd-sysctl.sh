@@ -14,7 +14,8 @@ title="status resolves sysctl.d as systemd-sysctl 257 does"
 scenario() {
 	boot systemd-sysctl "$(disk systemd-sysctl)" 2 <<'GUEST'
 check "install" apt_get install install /host/pkg.deb
-note "$(systemd-sysctl --version | head -n 1)"
+sysctl_bin=/usr/lib/systemd/systemd-sysctl
+note "$($sysctl_bin --version | head -n 1)"
 u=/usr/lib/sysctl.d e=/etc/sysctl.d r=/run/sysctl.d
 mkdir -p "$r"
 echo 'net.ipv4.tcp_keepalive_time = 111' >"$u/70-dir.conf"
@@ -30,14 +31,14 @@ printf 'net.ipv4.tcp_max_syn_backlog = 4321\0net.ipv4.tcp_slow_start_after_idle 
 { printf 'net.ipv4.tcp_tw_reuse = %5000s2\n' ''; } >"$u/76-long.conf"
 { printf '#'; head -c 1048576 /dev/zero | tr '\0' x; printf '\nnet.ipv4.tcp_syncookies = 0\n'; } >"$u/77-overlimit.conf"
 
-systemd-sysctl --cat-config >/host/cat-config.log 2>&1 || true
+"$sysctl_bin" --cat-config >/host/cat-config.log 2>&1 || true
 grep '^# /' /host/cat-config.log | sed 's/^# //' >/host/cat-config.files
 for f in "$u/70-dir.conf" "$u/71-dangling.conf" "$u/72-fifo.conf" "$r/74-cr.conf"; do
 	check "systemd reads $f" grep -qx "$f" /host/cat-config.files
 done
 check "systemd skips the masked $u/73-empty.conf" sh -c "! grep -q 73-empty /host/cat-config.files"
 
-logged systemd-sysctl systemd-sysctl || note "systemd-sysctl exited non-zero (the over-limit line)"
+logged systemd-sysctl "$sysctl_bin" || note "systemd-sysctl exited non-zero (the over-limit line)"
 wp-panel-nettune status >/host/status.log 2>&1 || true
 # Each key line: KEY WANTED LIVE FILE [NOTE]; vectors have spaces, so the
 # fields are taken from the fixed columns status prints.
