@@ -80,6 +80,25 @@ wait "$holder"
 check_rc "apply runs once the lock is free" 0 "$bin" --root "$t" apply
 check "and leaves no lock file behind" test ! -e "$t/var/lib/wp-panel-nettune/lock"
 
+# An override status cannot read is reported, and status cannot call the
+# machine in effect (systemd-sysctl, as root at boot, reads what the admin
+# may not). Run as nobody, on a tree nobody can read but for that file.
+if command -v setpriv >/dev/null 2>&1; then
+	fresh "$t"
+	"$bin" --root "$t" apply >/dev/null
+	chmod 755 "$work"
+	echo "net.core.somaxconn = 1" >"$t/etc/sysctl.d/70-secret.conf"
+	chmod 600 "$t/etc/sysctl.d/70-secret.conf"
+	check_rc "status with an unreadable override exits 3" 3 \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" --root "$t" status
+	check_match "and names it" "warning: cannot read .*/etc/sysctl.d/70-secret.conf: Permission denied; systemd-sysctl cannot either" "$out"
+	rm "$t/etc/sysctl.d/70-secret.conf"
+	chmod 700 "$work"
+	"$bin" --root "$t" revert >/dev/null
+else
+	fail "setpriv (util-linux) is needed for the unreadable-override test"
+fi
+
 if ! command -v strace >/dev/null 2>&1; then
 	fail "strace is needed for the crash tests (apt install strace)"
 	summary
