@@ -428,6 +428,15 @@ static bool in_fragment(const struct assignments *fragment, const char *key)
 	return false;
 }
 
+/* A record stays while the fragment sets its key; the allowed list, while it
+ * sets the congestion control that changed it. */
+static bool fragment_keeps(const struct assignments *fragment, const char *key)
+{
+	if (strcmp(key, "net.ipv4.tcp_allowed_congestion_control") == 0)
+		key = "net.ipv4.tcp_congestion_control";
+	return in_fragment(fragment, key);
+}
+
 /* Reverts every record whose key the fragment does not name (all of them
  * without a fragment), dropping those settled; a record that could not be
  * restored stays for another try. */
@@ -439,18 +448,12 @@ static int revert_records(const struct context *ctx, struct state *state,
 
 	for (size_t i = 0; i < state->n; i++) {
 		const struct record *rec = &state->items[i];
-		int r = 0;
+		bool stays = keep && fragment_keeps(keep, rec->key);
+		int r = stays ? 0 : revert_record(ctx, rec);
 
-		if (keep &&
-		    (in_fragment(keep, rec->key) ||
-		     (strcmp(rec->key, "net.ipv4.tcp_allowed_congestion_control") == 0 &&
-		      in_fragment(keep, "net.ipv4.tcp_congestion_control"))))
-			r = -EAGAIN;
-		else
-			r = revert_record(ctx, rec);
-		if (r < 0 && r != -EAGAIN)
-			ret = ret ?: r;
-		if (r < 0)
+		ret = ret ?: r;
+		/* Compacted in place: one pass, however long the record. */
+		if (stays || r < 0)
 			state->items[kept++] = *rec;
 	}
 	state->n = kept;
