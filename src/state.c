@@ -297,13 +297,10 @@ int state_load(const char *root, struct state *ret, unsigned *ret_line)
 		*ret = (struct state){ 0 };
 		return 0;
 	}
+	if (r == 0)
+		r = fdopen_or_close(fd, &f);
 	if (r < 0)
 		return r;
-	f = fdopen(fd, "r");
-	if (!f) {
-		close(fd);
-		return -ENOMEM;
-	}
 	r = state_load_stream(f, ret, ret_line);
 	fclose(f);
 	return r;

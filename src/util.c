@@ -28,7 +28,6 @@ int root_path(char *buf, size_t size, const char *root, const char *path)
 int fopen_root(const char *root, const char *path, FILE **ret_file)
 {
 	char full[PATH_MAX_LEN];
-	FILE *f;
 	int fd, r;
 
 	r = root_path(full, sizeof(full), root, path);
@@ -36,7 +35,14 @@ int fopen_root(const char *root, const char *path, FILE **ret_file)
 		r = open_regular(full, 0, &fd);
 	if (r < 0)
 		return r;
-	f = fdopen(fd, "r");
+	return fdopen_or_close(fd, ret_file);
+}
+
+/* A stream for reading an open descriptor, which is closed if that fails. */
+int fdopen_or_close(int fd, FILE **ret_file)
+{
+	FILE *f = fdopen(fd, "r");
+
 	if (!f) {
 		close(fd);
 		return -ENOMEM;

@@ -19,6 +19,7 @@ int root_path(char *buf, size_t size, const char *root, const char *path);
 #include <stdio.h>
 
 int fopen_root(const char *root, const char *path, FILE **ret_file);
+int fdopen_or_close(int fd, FILE **ret_file);
 int open_regular(const char *path, int flags, int *ret_fd);
 int keep_if_regular(int fd, int *ret_fd);
 int read_file(const char *path, char *buf, size_t size, size_t *ret_len);

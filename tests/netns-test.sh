@@ -154,10 +154,10 @@ check "nothing is left recorded" test ! -e "$tree/var/lib/wp-panel-nettune"
 # round: the lock keeps every original, so a last revert puts all back.
 nettune render sysctl >"$fragment"
 before=
-for key in $netns_keys; do before="$before$key=$(live "$key");"; done
+for key in $netns_keys; do before="$before$key=$(sysctl_value "$key");"; done
 good=0
 rounds=${NETTUNE_NETNS_ROUNDS:-20}
-for i in $(seq "$rounds"); do
+for _ in $(seq "$rounds"); do
 	nettune apply >/dev/null 2>&1 &
 	a=$!
 	nettune apply >/dev/null 2>&1 &
@@ -168,10 +168,10 @@ for i in $(seq "$rounds"); do
 	wait "$a" "$b" "$c" || true
 	nettune revert >/dev/null 2>&1 || true
 	now=
-	for key in $netns_keys; do now="$now$key=$(live "$key");"; done
+	for key in $netns_keys; do now="$now$key=$(sysctl_value "$key");"; done
 	[ "$now" = "$before" ] && [ ! -e "$tree/var/lib/wp-panel-nettune" ] && good=$((good + 1))
 done
 echo "# netns concurrency: $good of $rounds rounds put every original back"
-check_eq "concurrent runs on the real kernel lose no original" "$good" "$rounds"
+check_eq "concurrent runs on the real kernel lose no original" "$rounds" "$good"
 
 summary

@@ -64,7 +64,7 @@ for i in $(seq "$rounds"); do
 	fi
 done
 echo "# concurrency: $good of $rounds rounds restored the tree exactly"
-check_eq "concurrent applies and reverts: every round restored exactly" "$good" "$rounds"
+check_eq "concurrent applies and reverts: every round restored exactly" "$rounds" "$good"
 
 # A run that holds the lock makes another wait, then give up with a message.
 fresh "$t"
@@ -131,7 +131,7 @@ crash() {
 		done
 	done
 	echo "# crash, $name: $good of $total kill points restored the tree exactly"
-	check_eq "$name: killed at any point, revert restores the tree" "$good" "$total"
+	check_eq "$name: killed at any point, revert restores the tree" "$total" "$good"
 	check_match "$name: killed at many points" '^[1-9][0-9]' "$total"
 }
 

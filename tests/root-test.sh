@@ -197,17 +197,19 @@ refused() {
 # are applied as systemd-sysctl applies them at boot, and apply exits 1.
 t=$(fresh debian13-2cpu)
 snapshot "$t" >"$work/before"
-echo "net.core.somaxconn" >>"$t$fragment"
-echo "net.ipv4/../../../etc/passwd = 1" >>"$t$fragment"
-head -c 5000 /dev/zero | tr '\0' a >>"$t$fragment"
-echo " = 1" >>"$t$fragment"
+{
+	echo "net.core.somaxconn"
+	echo "net.ipv4/../../../etc/passwd = 1"
+	head -c 5000 /dev/zero | tr '\0' a
+	echo " = 1"
+} >>"$t$fragment"
 n=$(wc -l <"$t$fragment")
 check_rc "apply with bad lines exits 1" 1 "$bin" --root "$t" apply
 check_match "reports the line without =" "60-wp-panel-nettune.conf:$((n - 2)): not an assignment$" "$out"
 check_match "reports the key with .." "60-wp-panel-nettune.conf:$((n - 1)): not a valid key = value line$" "$out"
 check_match "reports the overlong key" "60-wp-panel-nettune.conf:$n: key or value too long$" "$out"
-check_eq "three errors, one line each" "$(printf '%s\n' "$out" | grep -c '^wp-panel-nettune: ')" 3
-check_eq "the good lines are applied" "$(key_value "$t" net.core.somaxconn)" 65535
+check_eq "three errors, one line each" 3 "$(printf '%s\n' "$out" | grep -c '^wp-panel-nettune: ')"
+check_eq "the good lines are applied" 65535 "$(sysctl_value net.core.somaxconn "$t")"
 check_rc "status with bad lines exits 1" 1 "$bin" --root "$t" status
 check_match "and reports them too" "60-wp-panel-nettune.conf:$((n - 1)): not a valid key" "$out"
 check_match "after the table" '^net.core.somaxconn +65535 +65535 ' "$out"
@@ -227,8 +229,8 @@ tail -n +31 "$t$fragment" >>"$work/frag"
 cp "$work/frag" "$t$fragment"
 check_rc "apply with a line over 1 MiB exits 1" 1 "$bin" --root "$t" apply
 check_match "and names it" "60-wp-panel-nettune.conf:31: line longer than 1048575 bytes; systemd-sysctl stops reading the file here" "$out"
-check_eq "a key before it is set" "$(key_value "$t" net.core.default_qdisc)" fq
-check_eq "a key after it is not" "$(key_value "$t" net.ipv4.tcp_notsent_lowat)" 4294967295
+check_eq "a key before it is set" fq "$(sysctl_value net.core.default_qdisc "$t")"
+check_eq "a key after it is not" 4294967295 "$(sysctl_value net.ipv4.tcp_notsent_lowat "$t")"
 "$bin" --root "$t" revert >/dev/null
 
 # Only regular files are read: a FIFO as the fragment, the record or a
@@ -262,7 +264,7 @@ mv "$t/proc/sys/net/core/somaxconn" "$work/somaxconn"
 ln -s "$work/outside/somaxconn" "$t/proc/sys/net/core/somaxconn"
 "$bin" --root "$t" apply >"$work/out" 2>&1 || true
 check_match "a key that is a symlink is not written" "cannot read net.core.somaxconn: Too many levels of symbolic links" "$(cat "$work/out")"
-check_eq "the file it points to is untouched" "$(cat "$work/outside/somaxconn")" 4096
+check_eq "the file it points to is untouched" 4096 "$(cat "$work/outside/somaxconn")"
 "$bin" --root "$t" revert >/dev/null
 rm "$t/proc/sys/net/core/somaxconn"
 mv "$work/somaxconn" "$t/proc/sys/net/core/somaxconn"
@@ -270,8 +272,8 @@ mkdir "$work/outside/state"
 ln -s "$work/outside/state" "$t/var/lib/wp-panel-nettune"
 check_rc "a symlinked state directory fails apply" 1 "$bin" --root "$t" apply
 check_match "with a message" "wp-panel-nettune/lock: Too many levels of symbolic links" "$out"
-check_eq "nothing is written where it points" "$(ls -A "$work/outside/state")" ""
-check_eq "nor to the kernel" "$(key_value "$t" net.core.somaxconn)" 4096
+check_eq "nothing is written where it points" "" "$(ls -A "$work/outside/state")"
+check_eq "nor to the kernel" 4096 "$(sysctl_value net.core.somaxconn "$t")"
 rm "$t/var/lib/wp-panel-nettune"
 
 t=$(fresh debian13-2cpu)
@@ -515,7 +517,7 @@ for cmd in --help --version detect "render sysctl" status apply; do
 	# shellcheck disable=SC2086 # the command and its argument
 	check_rc "$cmd with stdout on /dev/full exits 1" 1 sh -c "'$bin' --root '$t' $cmd >/dev/full"
 	check_match "$cmd says stdout failed" '^wp-panel-nettune: cannot write to standard output: No space left on device$' "$out"
-	check_eq "$cmd says it once" "$(printf '%s\n' "$out" | grep -c 'standard output')" 1
+	check_eq "$cmd says it once" 1 "$(printf '%s\n' "$out" | grep -c 'standard output')"
 	check_rc "$cmd with stdout closed exits 1" 1 sh -c "'$bin' --root '$t' $cmd >&-"
 	check_match "$cmd says stdout is closed" 'cannot write to standard output: it is closed' "$out"
 done

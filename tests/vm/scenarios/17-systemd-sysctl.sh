@@ -1,4 +1,4 @@
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 17. status against systemd-sysctl 257 itself, one 2-vCPU boot. After the
 #     install, sysctl.d gets the cases systemd resolves in its own way: a
 #     directory, a dangling link and a FIFO in /etc named as a /usr/lib
