@@ -131,6 +131,7 @@ static int parse_line_in_place(char *line, bool strict, const struct assignments
 	*eq = '\0';
 	key = strip_blanks(p);
 	value = strip_blanks(eq + 1);
+	normalize_space(value);
 	if (strlen(key) >= sizeof(ret->key) ||
 	    (strict && strlen(value) >= sizeof(ret->value)))
 		return -E2BIG;
@@ -142,7 +143,6 @@ static int parse_line_in_place(char *line, bool strict, const struct assignments
 		return 1;
 	strcpy(ret->key, key);
 	snprintf(ret->value, sizeof(ret->value), "%s", value);
-	normalize_space(ret->value);
 	ret->ignore_failure = ignore_failure;
 	ret->glob = glob;
 	return 0;

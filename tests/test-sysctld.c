@@ -39,6 +39,7 @@ static void test_parse_line(void **unused)
 		{ "   ", true, 1 },
 		{ "net.core.somaxconn", true, -EBADMSG },
 		{ "net.core.somaxconn =", true, -EINVAL },
+		{ "net.core.somaxconn = \f", true, -EINVAL },
 		{ "net..core = 1", true, -EINVAL },
 		{ "net.core/../x = 1", true, -EINVAL },
 		{ "NET.core = 1", true, -EINVAL },
