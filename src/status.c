@@ -114,23 +114,33 @@ static void status_qdiscs(const struct context *ctx, bool want_fq)
 
 struct other_files {
 	const struct context *ctx;
-	bool unreadable;
+	bool unknown;
 };
 
 /* What systemd-sysctl will make of the other files at boot, where it differs
- * from their text: one it cannot read, the end of one it stops reading. */
+ * from their text: an entry it cannot read, or that blocks it, the end of a
+ * file it stops reading. */
 static void report_other_file(void *userdata, const char *file, unsigned line, int error)
 {
 	struct other_files *o = userdata;
+	const char *root = o->ctx->root;
 
-	if (line == 0) {
-		log_warning("cannot read %s%s: %s; systemd-sysctl cannot either, so what "
-			    "it sets at boot is unknown",
-			    o->ctx->root, file, file_strerror(error));
-		o->unreadable = true;
+	if (line > 0) {
+		log_warning("%s%s:%u: %s", root, file, line, sysctld_strerror(error));
+	} else if (error == -EISDIR || error == -ENXIO) {
+		log_warning("%s%s: %s: systemd-sysctl fails to read it, and it hides any "
+			    "file of its name in a later directory",
+			    root, file, strerror(-error));
+	} else if (error == -EAGAIN) {
+		log_warning("%s%s is a FIFO: systemd-sysctl blocks reading it at boot and "
+			    "applies nothing",
+			    root, file);
+		o->unknown = true;
 	} else {
-		log_warning("%s%s:%u: %s", o->ctx->root, file, line,
-			    sysctld_strerror(error));
+		log_warning("cannot read %s%s: %s; what systemd-sysctl sets at boot is "
+			    "unknown",
+			    root, file, file_strerror(error));
+		o->unknown = true;
 	}
 }
 
@@ -190,7 +200,7 @@ int command_status(const struct context *ctx, int argc, char **argv)
 		printf("warning: the fragment was made for %u CPU%s, this machine has %u now:\n"
 		       "         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n",
 		       cpus, cpus == 1 ? "" : "s", info.cpus);
-	bad |= other.unreadable;
+	bad |= other.unknown;
 	if (bad_lines > 0)
 		printf("\nThe fragment has lines that are not assignments (exit 1).\n");
 	else

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Which sysctl.d files systemd-sysctl reads, and in what order: every
  * "*.conf" of four directories, sorted by file name across them; for one
- * name, the entry of the earliest directory wins. As in systemd 257, an
- * entry counts only if stat() works on it: an empty file or a character
- * device (a link to /dev/null) masks the name, a regular file is read, and
- * anything else (a directory, a FIFO, a socket, a dangling link) is ignored
- * and shadows nothing. */
+ * name, the entry of the earliest directory wins, whatever it is. systemd
+ * 257 lists names without looking at what they are, so a directory, a FIFO
+ * or a dangling link in /etc hides a /usr/lib file of its name just as a
+ * link to /dev/null does; then it reads each entry: a dangling link counts
+ * as empty, a directory fails to read, and a FIFO blocks it at boot. We look
+ * first (stat, then a non-blocking open) and say so. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +28,6 @@ struct entry {
 	char *path; /* relative to the root */
 	const char *name;
 	unsigned dir;
-	bool mask;
 };
 
 struct entries {
@@ -35,7 +35,7 @@ struct entries {
 	struct entry *items;
 };
 
-static int entries_add(struct entries *e, unsigned dir, const char *name, bool mask)
+static int entries_add(struct entries *e, unsigned dir, const char *name)
 {
 	struct entry *item;
 
@@ -46,7 +46,6 @@ static int entries_add(struct entries *e, unsigned dir, const char *name, bool m
 		return -ENOMEM;
 	item->name = item->path + strlen(sysctld_dirs[dir]) + 1;
 	item->dir = dir;
-	item->mask = mask;
 	e->n++;
 	return 0;
 }
@@ -65,16 +64,10 @@ static int list_dir(const char *root, unsigned d, struct entries *e)
 		return 0; /* systemd-sysctl ignores a directory it cannot open */
 	while (r == 0 && (de = readdir(dir))) {
 		size_t len = strlen(de->d_name);
-		struct stat st;
 
-		if (de->d_name[0] == '.' || len < 6 ||
-		    strcmp(de->d_name + len - 5, ".conf") != 0 ||
-		    fstatat(dirfd(dir), de->d_name, &st, 0) < 0)
-			continue;
-		if (S_ISCHR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_size == 0))
-			r = entries_add(e, d, de->d_name, true);
-		else if (S_ISREG(st.st_mode))
-			r = entries_add(e, d, de->d_name, false);
+		if (de->d_name[0] != '.' && len > 5 &&
+		    strcmp(de->d_name + len - 5, ".conf") == 0)
+			r = entries_add(e, d, de->d_name);
 	}
 	closedir(dir);
 	return r;
@@ -88,11 +81,35 @@ static int compare_entries(const void *a, const void *b)
 	return c ? c : (x->dir > y->dir) - (x->dir < y->dir);
 }
 
+/* What systemd-sysctl makes of one listed entry: 0 and a stream to read, 1
+ * for nothing to read (a dangling link, a device such as /dev/null), or
+ * -errno: -EISDIR for a directory, -EAGAIN for a FIFO (it would block), or
+ * why it cannot be opened. */
+static int open_entry(const char *root, const char *path, FILE **ret)
+{
+	char full[PATH_MAX_LEN];
+	struct stat st;
+
+	if (root_path(full, sizeof(full), root, path) < 0)
+		return -ENAMETOOLONG;
+	if (stat(full, &st) < 0)
+		return errno == ENOENT ? 1 : -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (S_ISFIFO(st.st_mode))
+		return -EAGAIN;
+	if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+		return 1;
+	if (S_ISSOCK(st.st_mode))
+		return -ENXIO;
+	return fopen_root(root, path, ret);
+}
+
 /* Reads every file in systemd's order and keeps the assignments that concern
- * the keys of ours (see sysctld_parse_stream()). A file that cannot be read
- * is reported and skipped, as systemd-sysctl skips it; it still shadows the
- * files of its name in later directories. Time is linear in files and lines;
- * memory depends on our keys only. */
+ * the keys of ours (see sysctld_parse_stream()). An entry that gives
+ * systemd-sysctl trouble is reported (line 0) and contributes nothing; it
+ * still hides the files of its name in later directories. Time is linear in
+ * files and lines; memory depends on our keys only. */
 int sysctld_load_all(const char *root, const struct assignments *ours,
 		     struct assignments *ret, const struct sysctld_report *report)
 {
@@ -105,18 +122,16 @@ int sysctld_load_all(const char *root, const struct assignments *ours,
 		qsort(e.items, e.n, sizeof(*e.items), compare_entries);
 	for (size_t i = 0; i < e.n; i++) {
 		const struct entry *item = &e.items[i];
-		FILE *f;
+		FILE *f = NULL;
 		int k;
 
-		if (r < 0 || item->mask ||
-		    (i > 0 && strcmp(e.items[i - 1].name, item->name) == 0))
+		if (r < 0 || (i > 0 && strcmp(e.items[i - 1].name, item->name) == 0))
 			continue;
-		k = fopen_root(root, item->path, &f);
-		if (k < 0) {
-			if (report && report->fn)
-				report->fn(report->userdata, item->path, 0, k);
+		k = open_entry(root, item->path, &f);
+		if (k < 0 && report && report->fn)
+			report->fn(report->userdata, item->path, 0, k);
+		if (k != 0)
 			continue;
-		}
 		k = sysctld_parse_stream(f, item->path, false, ours, ret, report);
 		fclose(f);
 		if (k == -ENOMEM)

@@ -245,7 +245,8 @@ rm "$t$fragment"
 mv "$work/frag" "$t$fragment"
 mkfifo "$t/etc/sysctl.d/70-fifo.conf"
 "$bin" --root "$t" apply >/dev/null
-check_rc "a FIFO among the sysctl.d files is ignored by status" 0 timeout 10 "$bin" --root "$t" status
+check_rc "a FIFO among the sysctl.d files does not block status" 3 timeout 10 "$bin" --root "$t" status
+check_match "which says systemd-sysctl would block on it" "70-fifo.conf is a FIFO: systemd-sysctl blocks reading it at boot and applies nothing" "$out"
 "$bin" --root "$t" revert >/dev/null
 rm "$t/etc/sysctl.d/70-fifo.conf"
 mkdir -p "$t/var/lib/wp-panel-nettune"

@@ -208,11 +208,14 @@ static void test_winner(void **unused)
 		{ "net.ipv4.tcp_fin_timeout", "/run/sysctl.d/70-run.conf", "20" },
 		{ "net.core.somaxconn", "/etc/sysctl.d/60-wp-panel-nettune.conf", NULL },
 		{ "net.core.netdev_max_backlog", "/usr/lib/sysctl.d/90-glob.conf", "7" },
-		{ "net.ipv4.tcp_rmem", "/usr/lib/sysctl.d/81-dir.conf", NULL },
-		{ "net.ipv4.tcp_wmem", "/usr/lib/sysctl.d/82-fifo.conf", NULL },
-		{ "net.ipv4.tcp_sack", "/usr/lib/sysctl.d/83-dangling.conf", "0" },
+		/* Hidden by a directory, a FIFO, a dangling link, an empty file. */
+		{ "net.ipv4.tcp_rmem", NULL, NULL },
+		{ "net.ipv4.tcp_wmem", NULL, NULL },
+		{ "net.ipv4.tcp_sack", NULL, NULL },
 	};
 	struct assignments all = { 0 }, ours = { 0 };
+	struct seen seen = { 0 };
+	const struct sysctld_report report = { record_bad, &seen };
 	const struct assignment *w;
 	char *root = scratch_new(), link[PATH_MAX_LEN];
 	struct assignment mine[] = { { .key = "net.core.default_qdisc" },
@@ -239,8 +242,9 @@ static void test_winner(void **unused)
 	scratch_write(root, "/etc/sysctl.d/README", "net.core.somaxconn = 2\n");
 	snprintf(link, sizeof(link), "%s/etc/sysctl.d/80-masked.conf", root);
 	assert_int_equal(symlink("/dev/null", link), 0);
-	/* Entries systemd ignores, which shadow nothing: a directory, a FIFO,
-	 * a dangling link. An empty file masks. */
+	/* Entries systemd 257 lists without looking, which hide the /usr/lib
+	 * files of their names: a directory, a FIFO, a dangling link, an
+	 * empty file. */
 	scratch_write(root, "/usr/lib/sysctl.d/81-dir.conf",
 		      "net.ipv4.tcp_rmem = 1 2 3\n");
 	scratch_write(root, "/etc/sysctl.d/81-dir.conf/x", "");
@@ -260,10 +264,18 @@ static void test_winner(void **unused)
 	ours.items = mine;
 	ours.n = ELEMENTSOF(mine);
 
-	assert_int_equal(sysctld_load_all(root, &ours, &all, NULL), 0);
+	assert_int_equal(sysctld_load_all(root, &ours, &all, &report), 0);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.errors[0], -EISDIR);
+	assert_int_equal(seen.errors[1], -EAGAIN);
 
 	for (size_t i = 0; i < ELEMENTSOF(want); i++) {
 		w = sysctld_winner(&all, want[i].key);
+		if (!want[i].file && w)
+			fail_msg("%s: %s from %s, want none", want[i].key, w->value,
+				 w->file);
+		if (!want[i].file)
+			continue;
 		if (!w)
 			fail_msg("%s: no winner", want[i].key);
 		if (strcmp(w->file, want[i].file) != 0 ||
