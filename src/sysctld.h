@@ -22,8 +22,9 @@ struct assignment {
 };
 
 struct assignments {
-	size_t n, cap;
+	size_t n;
 	struct assignment *items;
+	size_t cap; /* last: { n, items } still initializes a fixed array */
 };
 
 /* Told about each line that is not an assignment, and each file that cannot
