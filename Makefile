@@ -5,6 +5,7 @@
 # make repo         the signed apt repository build/repo/ (REPO_URL: where it is served)
 # make lint         clang-format, shellcheck, and the repeated-code report
 # make bench        the network benchmark, results in bench/results/
+# make bench-helper the helper's memory and time on large trees, in bench/helper-results/
 # make install      install into $(DESTDIR)$(PREFIX)
 
 # The version is the one of the latest debian/changelog entry.
@@ -27,8 +28,8 @@ KMOD_LIBS := $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null || echo -lkmod)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 
 B = build
-LIB_SRC = src/util.c src/log.c src/sysctl.c src/sysctld.c src/state.c src/modload.c \
-	src/sysinfo.c src/profile.c src/render.c src/qdisc.c src/apply.c src/status.c \
+LIB_SRC = src/util.c src/log.c src/sysctl.c src/sysctld.c src/sysctld-files.c src/state.c \
+	src/modload.c src/sysinfo.c src/profile.c src/render.c src/qdisc.c src/apply.c src/status.c \
 	src/takeover.c src/overrides.c
 PROG_SRC = src/main.c
 
@@ -66,13 +67,17 @@ lint:
 bench:
 	bench/run
 
+# The helper's peak memory and time on large sysctl.d trees and records.
+bench-helper: $(B)/wp-panel-nettune
+	bench/helper-bench $(B)/wp-panel-nettune $(BENCH_ALSO)
+
 clean:
 	rm -rf $(B)
 
 format:
 	clang-format -i src/*.c src/*.h tests/*.c tests/*.h
 
-.PHONY: all install deb lint bench clean format
+.PHONY: all install deb lint bench bench-helper clean format
 .SECONDARY:
 
 -include $(wildcard $(B)/*.d $(B)/*/*.d)

@@ -4,6 +4,7 @@
  * is quiet, a missing key a warning, anything else an error after every key
  * has been tried. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,18 +62,16 @@ static int revert_record(const struct context *ctx, const struct record *rec)
 		return 0;
 	}
 	if (r < 0) {
-		log_error("cannot read %s: %s", rec->key, strerror(-r));
+		log_error("cannot read %s: %s", rec->key, file_strerror(r));
 		return r;
-	}
-	if (strcmp(live, rec->applied) != 0) {
-		if (strcmp(live, rec->original) != 0)
-			log_warning(
-				"%s is now %s, changed since it was set to %s; leaving it",
-				rec->key, live, rec->applied);
-		return 0;
 	}
 	if (strcmp(live, rec->original) == 0)
 		return 0;
+	if (!record_is_ours(rec, live)) {
+		log_warning("%s is now %s, changed since it was set to %s; leaving it",
+			    rec->key, live, rec->applied);
+		return 0;
+	}
 	if (ctx->dry_run) {
 		printf("would restore %s = %s (now %s)\n", rec->key, rec->original, live);
 		return 0;
@@ -80,11 +79,69 @@ static int revert_record(const struct context *ctx, const struct record *rec)
 	r = sysctl_write(ctx->root, rec->key, rec->original);
 	if (r < 0) {
 		log_error("cannot restore %s to %s: %s", rec->key, rec->original,
-			  strerror(-r));
+			  file_strerror(r));
 		return r;
 	}
 	printf("restored %s = %s\n", rec->key, rec->original);
 	return 0;
+}
+
+/* One writer at a time (none for --dry-run, which writes nothing). The wait
+ * is WP_PANEL_NETTUNE_LOCK_TIMEOUT seconds if set, for tests and impatient
+ * scripts. */
+static int lock_or_log(const struct context *ctx, int *ret_fd)
+{
+	const char *env = getenv("WP_PANEL_NETTUNE_LOCK_TIMEOUT");
+	unsigned timeout = STATE_LOCK_TIMEOUT_SEC;
+	uint64_t v;
+	int r;
+
+	*ret_fd = -1;
+	if (ctx->dry_run)
+		return 0;
+	if (env && parse_u64(env, &v) == 0 && v < 86400)
+		timeout = (unsigned)v;
+	r = state_lock(ctx->root, timeout, ret_fd);
+	if (r == -EAGAIN)
+		log_error("%s%s: another wp-panel-nettune is applying or reverting; "
+			  "gave up after %u s, try again when it has finished",
+			  ctx->root, STATE_LOCK, timeout);
+	else if (r < 0)
+		log_error("cannot lock %s%s: %s", ctx->root, STATE_LOCK, file_strerror(r));
+	return r;
+}
+
+struct fragment_lines {
+	const struct context *ctx;
+	unsigned bad;
+};
+
+static void log_fragment_line(void *userdata, const char *file, unsigned line, int error)
+{
+	struct fragment_lines *lines = userdata;
+
+	log_error("%s%s:%u: %s", lines->ctx->root, file, line, sysctld_strerror(error));
+	lines->bad++;
+}
+
+/* Our sysctl fragment, every bad line reported: 0, 1 when some line was bad
+ * (the others are in ret, as systemd-sysctl applies them at boot), -ENOENT
+ * when there is none, or -errno, logged. */
+int read_fragment_or_log(const struct context *ctx, struct assignments *ret)
+{
+	struct fragment_lines lines = { ctx, 0 };
+	const struct sysctld_report report = { log_fragment_line, &lines };
+	int r;
+
+	r = sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, true, ret, &report);
+	if (r == -ENOENT)
+		return r;
+	if (r < 0 && lines.bad == 0) {
+		log_error("cannot read %s%s: %s", ctx->root, FRAGMENT_SYSCTL,
+			  file_strerror(r));
+		return r;
+	}
+	return lines.bad > 0;
 }
 
 static int load_state_or_log(const struct context *ctx, struct state *ret)
@@ -98,7 +155,7 @@ static int load_state_or_log(const struct context *ctx, struct state *ret)
 			"%s%s:%u: corrupt record, not using it; move it aside to start anew",
 			ctx->root, STATE_FILE, line);
 	else if (r < 0)
-		log_error("cannot read %s%s: %s", ctx->root, STATE_FILE, strerror(-r));
+		log_error("cannot read %s%s: %s", ctx->root, STATE_FILE, file_strerror(r));
 	return r;
 }
 
@@ -110,7 +167,8 @@ static int save_state(const struct context *ctx, const struct state *state)
 		return 0;
 	r = state->n > 0 ? state_save(ctx->root, state) : state_remove_file(ctx->root);
 	if (r < 0)
-		log_error("cannot write %s%s: %s", ctx->root, STATE_FILE, strerror(-r));
+		log_error("cannot write %s%s: %s", ctx->root, STATE_FILE,
+			  file_strerror(r));
 	return r;
 }
 
@@ -193,50 +251,91 @@ static bool value_needs_refused_module(const struct assignment *a,
 
 /* After a write, the record holds what the kernel reads back: it may have
  * normalized the value (015 is 13), taken part of a vector, or refused it.
- * A record whose key still has its original value is not needed. */
-static int settle_record(const struct context *ctx, struct state *state, const char *key,
-			 const char *before)
+ * A record whose key still has its original value is not needed. A key that
+ * cannot be read back keeps its pending value, for revert to recognize. */
+static void settle_record(const struct context *ctx, struct state *state, const char *key)
 {
 	struct record *rec = state_find(state, key);
 	char live[VALUE_MAX + 1];
 
-	if (sysctl_read(ctx->root, key, live, sizeof(live)) < 0)
-		snprintf(live, sizeof(live), "%s", before);
-	if (strcmp(live, rec->original) == 0)
+	if (!rec || sysctl_read(ctx->root, key, live, sizeof(live)) < 0)
+		return;
+	if (strcmp(live, rec->original) == 0) {
 		state_drop(state, (size_t)(rec - state->items));
-	else
+	} else {
 		snprintf(rec->applied, sizeof(rec->applied), "%s", live);
-	return save_state(ctx, state);
+		rec->pending[0] = '\0';
+	}
+}
+
+static bool has_word(const char *list, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (const char *p = list; (p = strstr(p, word)); p += len)
+		if ((p == list || p[-1] == ' ') && (p[len] == ' ' || p[len] == '\0'))
+			return true;
+	return false;
+}
+
+/* What the allowed list becomes when algo turns default: the kernel lists
+ * the allowed algorithms in their order of registration, the order of the
+ * available list, and a module loaded by the write comes last. */
+static void predict_allowed(const struct context *ctx, const char *before,
+			    const char *algo, char *buf, size_t size)
+{
+	char available[VALUE_MAX + 1];
+	FILE *f = fmemopen(buf, size, "w");
+	bool listed = false;
+
+	if (!f) {
+		buf[0] = '\0';
+		return;
+	}
+	if (sysctl_read(ctx->root, "net.ipv4.tcp_available_congestion_control", available,
+			sizeof(available)) < 0)
+		available[0] = '\0';
+	for (char *word = strtok(available, " "); word; word = strtok(NULL, " ")) {
+		listed = listed || strcmp(word, algo) == 0;
+		if (has_word(before, word) || strcmp(word, algo) == 0)
+			fprintf(f, "%s%s", ftell(f) ? " " : "", word);
+	}
+	if (!listed)
+		fprintf(f, "%s%s", ftell(f) ? " " : "", algo);
+	fclose(f);
 }
 
 /* Setting the default congestion control also makes it "allowed" for
  * unprivileged sockets and child namespaces, and the kernel never takes that
- * back: the allowed list changes with it. When it does, it is recorded too,
- * so that revert and purge put it back. */
-static int write_with_side_effect(const struct context *ctx, struct state *state,
-				  const struct assignment *a)
+ * back: the allowed list changes with it. It is recorded too, ahead of the
+ * write like the key itself, so that revert and purge put it back. */
+static const char *watch_side_effect(const struct context *ctx, struct state *state,
+				     const struct assignment *a)
 {
 	static const char *const allowed = "net.ipv4.tcp_allowed_congestion_control";
-	char before[VALUE_MAX + 1], after[VALUE_MAX + 1];
-	bool watch;
-	int w;
+	char before[VALUE_MAX + 1];
+	struct record *rec;
 
-	watch = strcmp(a->key, "net.ipv4.tcp_congestion_control") == 0 &&
-		!state_find(state, allowed) &&
-		sysctl_read(ctx->root, allowed, before, sizeof(before)) == 0;
-	w = sysctl_write(ctx->root, a->key, a->value);
-	if (watch && sysctl_read(ctx->root, allowed, after, sizeof(after)) == 0 &&
-	    strcmp(before, after) != 0 && state_add(state, allowed, before, after) == 0)
-		(void)save_state(ctx, state);
-	return w;
+	if (strcmp(a->key, "net.ipv4.tcp_congestion_control") != 0 ||
+	    state_find(state, allowed) ||
+	    sysctl_read(ctx->root, allowed, before, sizeof(before)) < 0 ||
+	    has_word(before, a->value) || state_add(state, allowed, before, before) < 0)
+		return NULL;
+	rec = &state->items[state->n - 1];
+	predict_allowed(ctx, before, a->value, rec->pending, sizeof(rec->pending));
+	return allowed;
 }
 
 /* Sets one key of the fragment: returns an outcome, or -errno on a real
- * failure. */
+ * failure. The record is written ahead: the original and the value about to
+ * be written are on disk before the kernel changes, and what the kernel then
+ * holds after it, so that a run killed at any point leaves a record revert
+ * can trust. */
 static int apply_one(const struct context *ctx, const struct sysinfo *info,
 		     const struct assignment *a, struct state *state)
 {
 	char live[VALUE_MAX + 1], now[VALUE_MAX + 1];
+	const char *side_effect;
 	struct record *rec;
 	int r, w;
 
@@ -250,14 +349,16 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 		return OUTCOME_SKIPPED;
 	}
 	if (r < 0) {
-		log_error("cannot read %s: %s", a->key, strerror(-r));
+		log_error("cannot read %s: %s", a->key, file_strerror(r));
 		return r;
 	}
 	rec = state_find(state, a->key);
 	if (strcmp(live, a->value) == 0) {
-		/* Set earlier by a reboot after an edit: purge must know. */
-		if (rec && strcmp(rec->applied, live) != 0 && !ctx->dry_run) {
-			snprintf(rec->applied, sizeof(rec->applied), "%s", live);
+		/* Set earlier by a reboot after an edit, or by a run that was
+		 * stopped before it recorded it: purge must know. */
+		if (rec && (strcmp(rec->applied, live) != 0 || rec->pending[0]) &&
+		    !ctx->dry_run) {
+			settle_record(ctx, state, a->key);
 			r = save_state(ctx, state);
 			if (r < 0)
 				return r;
@@ -275,21 +376,22 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 		return OUTCOME_SET;
 	}
 
-	/* The original is on disk before the kernel changes, so a crash here
-	 * leaves a record revert can use. A second apply keeps it. */
-	if (!rec) {
-		r = state_add(state, a->key, live, a->value);
-	} else {
-		snprintf(rec->applied, sizeof(rec->applied), "%s", a->value);
-		r = 0;
-	}
-	if (r == 0)
-		r = save_state(ctx, state);
+	/* A second apply keeps the recorded original. */
+	r = rec ? 0 : state_add(state, a->key, live, live);
+	if (r < 0)
+		return r;
+	side_effect = watch_side_effect(ctx, state, a);
+	rec = state_find(state, a->key);
+	snprintf(rec->pending, sizeof(rec->pending), "%s", a->value);
+	r = save_state(ctx, state);
 	if (r < 0)
 		return r;
 
-	w = write_with_side_effect(ctx, state, a);
-	r = settle_record(ctx, state, a->key, live);
+	w = sysctl_write(ctx->root, a->key, a->value);
+	settle_record(ctx, state, a->key);
+	if (side_effect)
+		settle_record(ctx, state, side_effect);
+	r = save_state(ctx, state);
 	if (r < 0)
 		return r;
 	if (w == 0) {
@@ -309,11 +411,12 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 	}
 	if (w == -ENOENT || a->ignore_failure) {
 		log_warning("cannot set %s to %s: %s, ignoring", a->key, a->value,
-			    w == -EIO ? "the kernel took only part of it" : strerror(-w));
+			    w == -EIO ? "the kernel took only part of it" :
+					file_strerror(w));
 		return OUTCOME_SKIPPED;
 	}
 	log_error("cannot set %s to %s: %s", a->key, a->value,
-		  w == -EIO ? "the kernel took only part of it" : strerror(-w));
+		  w == -EIO ? "the kernel took only part of it" : file_strerror(w));
 	return w;
 }
 
@@ -325,32 +428,35 @@ static bool in_fragment(const struct assignments *fragment, const char *key)
 	return false;
 }
 
+/* A record stays while the fragment sets its key; the allowed list, while it
+ * sets the congestion control that changed it. */
+static bool fragment_keeps(const struct assignments *fragment, const char *key)
+{
+	if (strcmp(key, "net.ipv4.tcp_allowed_congestion_control") == 0)
+		key = "net.ipv4.tcp_congestion_control";
+	return in_fragment(fragment, key);
+}
+
 /* Reverts every record whose key the fragment does not name (all of them
  * without a fragment), dropping those settled; a record that could not be
  * restored stays for another try. */
 static int revert_records(const struct context *ctx, struct state *state,
 			  const struct assignments *keep)
 {
+	size_t kept = 0;
 	int ret = 0;
 
-	for (size_t i = 0; i < state->n;) {
-		int r;
+	for (size_t i = 0; i < state->n; i++) {
+		const struct record *rec = &state->items[i];
+		bool stays = keep && fragment_keeps(keep, rec->key);
+		int r = stays ? 0 : revert_record(ctx, rec);
 
-		if (keep && (in_fragment(keep, state->items[i].key) ||
-			     (strcmp(state->items[i].key,
-				     "net.ipv4.tcp_allowed_congestion_control") == 0 &&
-			      in_fragment(keep, "net.ipv4.tcp_congestion_control")))) {
-			i++;
-			continue;
-		}
-		r = revert_record(ctx, &state->items[i]);
-		if (r < 0) {
-			ret = ret ?: r;
-			i++;
-		} else {
-			state_drop(state, i);
-		}
+		ret = ret ?: r;
+		/* Compacted in place: one pass, however long the record. */
+		if (stays || r < 0)
+			state->items[kept++] = *rec;
 	}
+	state->n = kept;
 	return ret;
 }
 
@@ -359,25 +465,28 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 	struct assignments fragment = { 0 };
 	struct modules modules = { 0 };
 	struct state state = { 0 };
-	unsigned line = 0, counts[3] = { 0 };
+	unsigned counts[3] = { 0 };
 	struct sysinfo info;
-	int r, ret = 0;
+	int r, ret = 0, lock, bad_lines;
 
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
 	if (kernel_off_limits(ctx, &info))
 		return EXIT_SUCCESS;
 
-	/* Everything is read and checked before anything changes. */
-	r = sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, true, &fragment, &line);
-	if (r == -ENOENT) {
+	/* Everything is read before anything changes. A bad line is reported
+	 * and the good ones are applied, as systemd-sysctl will at boot. */
+	bad_lines = read_fragment_or_log(ctx, &fragment);
+	if (bad_lines == -ENOENT)
 		printf("%s%s is missing: nothing to set.\n", ctx->root, FRAGMENT_SYSCTL);
-	} else if (r < 0) {
-		log_error("%s%s:%u: %s", ctx->root, FRAGMENT_SYSCTL, line,
-			  sysctld_strerror(r));
+	else if (bad_lines < 0)
+		return EXIT_FAILURE;
+	if (read_modules(ctx, &modules) < 0 || lock_or_log(ctx, &lock) < 0) {
+		assignments_free(&fragment);
 		return EXIT_FAILURE;
 	}
-	if (read_modules(ctx, &modules) < 0 || load_state_or_log(ctx, &state) < 0) {
+	if (load_state_or_log(ctx, &state) < 0) {
+		state_unlock(ctx->root, lock);
 		assignments_free(&fragment);
 		return EXIT_FAILURE;
 	}
@@ -400,6 +509,7 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 	ret = ret ?: r;
 	r = save_state(ctx, &state);
 	ret = ret ?: r;
+	state_unlock(ctx->root, lock);
 	printf("%s %u key%s, %u already in effect, %u skipped.\n",
 	       ctx->dry_run ? "Would set" : "Set", counts[OUTCOME_SET],
 	       counts[OUTCOME_SET] == 1 ? "" : "s", counts[OUTCOME_UNCHANGED],
@@ -407,27 +517,32 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 
 	assignments_free(&fragment);
 	state_free(&state);
-	return ret < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+	return ret < 0 || bad_lines > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
 int command_revert(const struct context *ctx, int argc, char **argv)
 {
 	struct state state = { 0 };
 	struct sysinfo info;
-	int r, ret = 0;
+	int r, ret = 0, lock;
 
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
 	if (kernel_off_limits(ctx, &info))
 		return EXIT_SUCCESS;
-	if (load_state_or_log(ctx, &state) < 0)
+	if (lock_or_log(ctx, &lock) < 0)
 		return EXIT_FAILURE;
+	if (load_state_or_log(ctx, &state) < 0) {
+		state_unlock(ctx->root, lock);
+		return EXIT_FAILURE;
+	}
 	if (state.n == 0)
 		printf("Nothing recorded: nothing to revert.\n");
 
 	ret = revert_records(ctx, &state, NULL);
 	r = save_state(ctx, &state);
 	ret = ret ?: r;
+	state_unlock(ctx->root, lock);
 	state_free(&state);
 	return ret < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* wp-panel-nettune: tunes the network stack of a web server. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -90,15 +91,12 @@ int command_render(const struct context *ctx, int argc, char **argv)
 		render_modules(&profile, stdout);
 	else
 		render_sysctl(&profile, stdout);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		log_error("cannot write the fragment: %s", strerror(errno));
-		return EXIT_FAILURE;
-	}
 	return EXIT_SUCCESS;
 }
 
-/* "/" and "" are the real root; any other root loses its trailing slashes so
- * that root + "/proc/..." is a clean path. */
+/* "/" is the real root; any other root loses its trailing slashes so that
+ * root + "/proc/..." is a clean path. (An empty one is refused before: it
+ * would quietly mean the real machine.) */
 static int parse_root(const char *arg, char *buf, size_t size)
 {
 	struct stat st;
@@ -114,7 +112,51 @@ static int parse_root(const char *arg, char *buf, size_t size)
 	return 0;
 }
 
+/* A closed standard descriptor would be taken by the next open(), and output
+ * meant for stdout would land in the record. Each is held by a device:
+ * stdout by /dev/full, so that writing to it fails as writing to a closed
+ * one would, and is reported. */
+static bool hold_standard_fds(void)
+{
+	bool stdout_closed = false;
+
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		if (fd == 1)
+			stdout_closed = true;
+		if (open(fd == 1 ? "/dev/full" : "/dev/null",
+			 fd == 0 ? O_RDONLY : O_WRONLY) != fd)
+			(void)open("/dev/null", O_RDWR);
+	}
+	return stdout_closed;
+}
+
+/* Output that did not reach stdout is a failure of the command, whatever it
+ * did otherwise: a script reading it would act on half of it. */
+static int finish_output(int status, bool stdout_closed)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	if (stdout_closed)
+		log_error("cannot write to standard output: it is closed");
+	else
+		log_error("cannot write to standard output: %s",
+			  errno ? strerror(errno) : "write error");
+	return EXIT_FAILURE;
+}
+
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+	bool stdout_closed = hold_standard_fds();
+
+	return finish_output(run(argc, argv), stdout_closed);
+}
+
+static int run(int argc, char **argv)
 {
 	static const struct option options[] = { { "root", required_argument, NULL, 'r' },
 						 { "dry-run", no_argument, NULL, 'n' },
@@ -132,6 +174,10 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "hv", options, NULL)) != -1) {
 		switch (c) {
 		case 'r':
+			if (optarg[0] == '\0') {
+				log_error("--root: empty; give / for this machine");
+				return EXIT_USAGE;
+			}
 			if (parse_root(optarg, root, sizeof(root)) < 0) {
 				log_error("--root %s: not a directory", optarg);
 				return EXIT_USAGE;

@@ -27,5 +27,7 @@ int command_status(const struct context *ctx, int argc, char **argv);
 int command_takeover(const struct context *ctx, int argc, char **argv);
 int command_overrides(const struct context *ctx, int argc, char **argv);
 
+struct assignments;
+int read_fragment_or_log(const struct context *ctx, struct assignments *ret);
 bool kernel_off_limits(const struct context *ctx, const struct sysinfo *info);
 int detect_or_log(const struct context *ctx, struct sysinfo *ret_info);

@@ -89,9 +89,9 @@ static void note_sysctl_conf(const struct context *ctx,
 			     const struct assignments *all)
 {
 	struct assignments conf = { 0 };
-	unsigned line, n = 0;
+	unsigned n = 0;
 
-	if (sysctld_parse_file(ctx->root, SYSCTL_CONF, false, &conf, &line) < 0)
+	if (sysctld_parse_file(ctx->root, SYSCTL_CONF, false, &conf, NULL) < 0)
 		return;
 	if (!sysctl_conf_read_at_boot(ctx->root, all))
 		for (size_t i = 0; i < fragment->n; i++) {
@@ -115,22 +115,18 @@ int command_overrides(const struct context *ctx, int argc, char **argv)
 {
 	struct assignments fragment = { 0 }, all = { 0 };
 	struct override *o = NULL;
-	unsigned line = 0;
+	int r, bad_lines;
 	size_t n = 0;
-	int r;
 
-	r = sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, true, &fragment, &line);
-	if (r == -ENOENT) {
+	bad_lines = read_fragment_or_log(ctx, &fragment);
+	if (bad_lines == -ENOENT) {
 		printf("%s%s is missing: nothing to compare.\n", ctx->root,
 		       FRAGMENT_SYSCTL);
 		return EXIT_SUCCESS;
 	}
-	if (r < 0) {
-		log_error("%s%s:%u: %s", ctx->root, FRAGMENT_SYSCTL, line,
-			  sysctld_strerror(r));
+	if (bad_lines < 0)
 		return EXIT_FAILURE;
-	}
-	r = sysctld_load_all(ctx->root, &all);
+	r = sysctld_load_all(ctx->root, &fragment, &all, NULL);
 	if (r == 0 && fragment.n > 0 && !(o = calloc(fragment.n, sizeof(*o))))
 		r = -ENOMEM;
 	if (r < 0) {
@@ -146,5 +142,5 @@ int command_overrides(const struct context *ctx, int argc, char **argv)
 	free(o);
 	assignments_free(&fragment);
 	assignments_free(&all);
-	return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+	return r < 0 || bad_lines > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -1,58 +1,232 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The record of what apply changed, under /var/lib/wp-panel-nettune. Purge
  * reads it with a POSIX shell loop after the helper is gone, so the format is
- * plain: a header, one "key TAB original TAB applied" line a key, and a
- * trailer whose absence shows a truncated file. */
+ * plain: a header, one "key TAB original TAB applied [TAB pending]" line a
+ * key, and a trailer whose absence shows a truncated file. Version 1 records
+ * (0.1.0) have no pending column and read the same.
+ *
+ * Every file of the state directory is opened under a descriptor of that
+ * directory, without following a symlink in its place: a link planted there
+ * must not send the record, or the lock, somewhere else. */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "state.h"
 
-#define STATE_HEADER "# wp-panel-nettune state 1"
-#define STATE_COLUMNS "# key\toriginal\tapplied"
+#define STATE_HEADER "# wp-panel-nettune state 2"
+#define STATE_HEADER_V1 "# wp-panel-nettune state 1"
+#define STATE_COLUMNS "# key\toriginal\tapplied\tpending (while being written)"
 #define STATE_TRAILER "# end"
 
-static int parse_record(char *line, struct record *ret)
-{
-	char *tab1, *tab2;
+static const char state_name[] = "state";
+static const char lock_name[] = "lock";
 
-	tab1 = strchr(line, '\t');
-	tab2 = tab1 ? strchr(tab1 + 1, '\t') : NULL;
-	if (!tab2 || strchr(tab2 + 1, '\t'))
-		return -EBADMSG;
-	*tab1 = *tab2 = '\0';
-	if (!sysctl_key_valid(line) || tab1[1] == '\0' || tab2[1] == '\0' ||
-	    strlen(tab1 + 1) > VALUE_MAX || strlen(tab2 + 1) > VALUE_MAX)
-		return -EBADMSG;
-	strcpy(ret->key, line);
-	strcpy(ret->original, tab1 + 1);
-	strcpy(ret->applied, tab2 + 1);
+static int state_dir_open(const char *root, bool create, int *ret_fd)
+{
+	char path[PATH_MAX_LEN];
+	int fd, r;
+
+	r = root_path(path, sizeof(path), root, STATE_DIR);
+	if (r == 0 && create)
+		r = mkdir_parents(path, 0755);
+	if (r < 0)
+		return r;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOTDIR ? -ELOOP : -errno;
+	*ret_fd = fd;
 	return 0;
 }
 
-/* A missing file is an empty state. A corrupt one is -EBADMSG with the line
- * in *ret_line (0 for a missing header or trailer), and nothing is kept. */
-int state_load(const char *root, struct state *ret, unsigned *ret_line)
+/* A run killed between creating its temporary record and renaming it leaves
+ * the temporary file behind; the next run, holding the lock, removes it. */
+static void remove_stale_temporaries(int dir_fd)
+{
+	struct dirent *de;
+	int fd = dup(dir_fd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(dir)))
+		if (startswith(de->d_name, "state.tmp"))
+			(void)unlinkat(dir_fd, de->d_name, 0);
+	closedir(dir);
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Locked, and still the lock file of the state directory: a run that removed
+ * the directory after its revert may have unlinked the file we waited on. */
+static bool lock_is_current(const char *root, int dir_fd, int fd)
+{
+	struct stat held, linked, dir, path_st;
+	char path[PATH_MAX_LEN];
+
+	return fstat(fd, &held) == 0 &&
+	       fstatat(dir_fd, lock_name, &linked, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       same_file(&held, &linked) && fstat(dir_fd, &dir) == 0 &&
+	       root_path(path, sizeof(path), root, STATE_DIR) == 0 &&
+	       lstat(path, &path_st) == 0 && same_file(&dir, &path_st);
+}
+
+static int lock_try(const char *root, int *ret_fd)
+{
+	struct stat st;
+	int dir_fd, fd, r;
+
+	/* A run unlocking may remove the directory between our steps. */
+	r = state_dir_open(root, true, &dir_fd);
+	if (r < 0)
+		return r == -ENOENT ? -ESTALE : r;
+	fd = openat(dir_fd, lock_name,
+		    O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		r = errno == ENOENT ? -ESTALE : -errno;
+	} else if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		r = -EBADFD;
+	} else if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		r = errno == EWOULDBLOCK ? -EAGAIN : -errno;
+	} else if (!lock_is_current(root, dir_fd, fd)) {
+		r = -ESTALE;
+	} else {
+		remove_stale_temporaries(dir_fd);
+		*ret_fd = fd;
+		fd = -1;
+		r = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	close(dir_fd);
+	return r;
+}
+
+/* One writer at a time: an exclusive flock on the lock file of the state
+ * directory, which the package's purge takes too. Another run holding it is
+ * waited for, up to timeout_sec; then -EAGAIN. */
+int state_lock(const char *root, unsigned timeout_sec, int *ret_fd)
+{
+	struct timespec start, now;
+	int r;
+
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		r = lock_try(root, ret_fd);
+		if (r != -EAGAIN && r != -ESTALE)
+			return r;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (now.tv_sec - start.tv_sec >= (time_t)timeout_sec)
+			return -EAGAIN;
+		if (r == -EAGAIN)
+			nanosleep(&(struct timespec){ .tv_nsec = 20 * 1000 * 1000 }, NULL);
+	}
+}
+
+/* The lock file goes with the lock, and the directory if it is empty, so
+ * that a run leaves no trace but its record; a run waiting on the file sees
+ * it unlinked and starts over. */
+void state_unlock(const char *root, int fd)
+{
+	char path[PATH_MAX_LEN];
+	int dir_fd;
+
+	if (fd < 0)
+		return;
+	if (state_dir_open(root, false, &dir_fd) == 0) {
+		(void)unlinkat(dir_fd, lock_name, 0);
+		close(dir_fd);
+	}
+	if (root_path(path, sizeof(path), root, STATE_DIR) == 0)
+		(void)rmdir(path);
+	close(fd);
+}
+
+static int parse_record(char *line, struct record *ret)
+{
+	char *field[4] = { line };
+	size_t n = 1;
+
+	for (char *p = line; *p; p++)
+		if (*p == '\t') {
+			if (n == ELEMENTSOF(field))
+				return -EBADMSG;
+			*p = '\0';
+			field[n++] = p + 1;
+		}
+	if (n < 3 || !sysctl_key_valid(field[0]))
+		return -EBADMSG;
+	for (size_t i = 1; i < n; i++)
+		if (field[i][0] == '\0' || strlen(field[i]) > VALUE_MAX)
+			return -EBADMSG;
+	strcpy(ret->key, field[0]);
+	strcpy(ret->original, field[1]);
+	strcpy(ret->applied, field[2]);
+	strcpy(ret->pending, n == 4 ? field[3] : "");
+	return 0;
+}
+
+static int compare_keys(const void *a, const void *b)
+{
+	const struct record *x = *(const struct record *const *)a;
+	const struct record *y = *(const struct record *const *)b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* The line of the second record of a key named twice, or 0: sorted, so that
+ * a long record costs n log n, not n squared. */
+static unsigned find_duplicate(const struct state *s, const unsigned *lines)
+{
+	const struct record **sorted;
+	unsigned dup = 0;
+
+	if (s->n < 2)
+		return 0;
+	sorted = calloc(s->n, sizeof(*sorted));
+	if (!sorted)
+		return 0;
+	for (size_t i = 0; i < s->n; i++)
+		sorted[i] = &s->items[i];
+	qsort(sorted, s->n, sizeof(*sorted), compare_keys);
+	for (size_t i = 1; i < s->n; i++) {
+		unsigned line = lines[sorted[i] - s->items];
+
+		if (strcmp(sorted[i - 1]->key, sorted[i]->key) == 0 &&
+		    (dup == 0 || line < dup))
+			dup = line;
+	}
+	free(sorted);
+	return dup;
+}
+
+/* A corrupt record is -EBADMSG with the line in *ret_line (0 for a missing
+ * header or trailer), and nothing is kept. */
+int state_load_stream(FILE *f, struct state *ret, unsigned *ret_line)
 {
 	struct state s = { 0 };
+	unsigned *lines = NULL;
 	char *line = NULL;
 	bool ended = false;
 	size_t cap = 0;
 	unsigned n = 0;
 	ssize_t len;
-	FILE *f;
-	int r;
+	int r = 0;
 
-	r = fopen_root(root, STATE_FILE, &f);
-	if (r == -ENOENT) {
-		*ret = s;
-		return 0;
-	}
-	if (r < 0)
-		return r;
 	while (r == 0 && (len = getline(&line, &cap, f)) >= 0) {
 		struct record rec;
 
@@ -64,15 +238,27 @@ int state_load(const char *root, struct state *ret, unsigned *ret_line)
 		}
 		line[len - 1] = '\0';
 		if (n == 1)
-			r = strcmp(line, STATE_HEADER) == 0 ? 0 : -EBADMSG;
+			r = strcmp(line, STATE_HEADER) == 0 ||
+					    strcmp(line, STATE_HEADER_V1) == 0 ?
+				    0 :
+				    -EBADMSG;
 		else if (strcmp(line, STATE_TRAILER) == 0)
 			ended = true;
 		else if (line[0] == '#')
 			continue;
-		else if (parse_record(line, &rec) < 0 || state_find(&s, rec.key))
+		else if (parse_record(line, &rec) < 0)
 			r = -EBADMSG;
-		else
-			r = state_add(&s, rec.key, rec.original, rec.applied);
+		else if ((r = state_add(&s, rec.key, rec.original, rec.applied)) == 0) {
+			unsigned *grown = reallocarray(lines, s.cap, sizeof(*lines));
+
+			if (!grown) {
+				r = -ENOMEM;
+				break;
+			}
+			lines = grown;
+			lines[s.n - 1] = n;
+			strcpy(s.items[s.n - 1].pending, rec.pending);
+		}
 	}
 	if (r == 0 && ferror(f))
 		r = -EIO;
@@ -80,8 +266,10 @@ int state_load(const char *root, struct state *ret, unsigned *ret_line)
 		r = -EBADMSG;
 		n = 0;
 	}
+	if (r == 0 && (n = find_duplicate(&s, lines)) > 0)
+		r = -EBADMSG;
+	free(lines);
 	free(line);
-	fclose(f);
 	if (r < 0) {
 		state_free(&s);
 		*ret_line = n;
@@ -91,54 +279,91 @@ int state_load(const char *root, struct state *ret, unsigned *ret_line)
 	return 0;
 }
 
-int state_save(const char *root, const struct state *state)
+/* A missing file is an empty state; anything but a regular file is refused
+ * without being read, so that a FIFO in its place cannot block the run. */
+int state_load(const char *root, struct state *ret, unsigned *ret_line)
 {
-	char path[PATH_MAX_LEN], dir[PATH_MAX_LEN];
-	char *data = NULL;
-	size_t size = 0;
+	int dir_fd, fd = -1, r;
 	FILE *f;
-	int r;
 
-	r = root_path(path, sizeof(path), root, STATE_FILE);
+	r = state_dir_open(root, false, &dir_fd);
+	if (r == 0) {
+		r = keep_if_regular(openat(dir_fd, state_name,
+					   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC),
+				    &fd);
+		close(dir_fd);
+	}
+	if (r == -ENOENT) {
+		*ret = (struct state){ 0 };
+		return 0;
+	}
 	if (r == 0)
-		r = root_path(dir, sizeof(dir), root, STATE_DIR);
+		r = fdopen_or_close(fd, &f);
 	if (r < 0)
 		return r;
+	r = state_load_stream(f, ret, ret_line);
+	fclose(f);
+	return r;
+}
+
+int state_write_stream(FILE *f, const struct state *state)
+{
+	fprintf(f, "%s\n%s\n", STATE_HEADER, STATE_COLUMNS);
+	for (size_t i = 0; i < state->n; i++) {
+		const struct record *rec = &state->items[i];
+
+		fprintf(f, "%s\t%s\t%s%s%s\n", rec->key, rec->original, rec->applied,
+			rec->pending[0] ? "\t" : "", rec->pending);
+	}
+	fprintf(f, "%s\n", STATE_TRAILER);
+	return ferror(f) ? -EIO : 0;
+}
+
+int state_save(const char *root, const struct state *state)
+{
+	char *data = NULL;
+	size_t size = 0;
+	int dir_fd, r;
+	FILE *f;
+
 	f = open_memstream(&data, &size);
 	if (!f)
 		return -ENOMEM;
-	fprintf(f, "%s\n%s\n", STATE_HEADER, STATE_COLUMNS);
-	for (size_t i = 0; i < state->n; i++)
-		fprintf(f, "%s\t%s\t%s\n", state->items[i].key, state->items[i].original,
-			state->items[i].applied);
-	fprintf(f, "%s\n", STATE_TRAILER);
-	if (fclose(f) != 0) {
+	r = state_write_stream(f, state);
+	if (fclose(f) != 0 || r < 0) {
 		free(data);
 		return -ENOMEM;
 	}
-	r = mkdir_parents(dir, 0755);
-	if (r == 0)
-		r = write_file_atomic(path, data, size, 0644);
+	r = state_dir_open(root, true, &dir_fd);
+	if (r == 0) {
+		r = write_file_atomic_at(dir_fd, state_name, data, size, 0644);
+		close(dir_fd);
+	}
 	free(data);
 	return r;
 }
 
-/* Removes the record, and its directory when nothing else is in it. */
+/* Removes the record, and the directory when nothing else is in it but the
+ * lock file, which goes when the lock is released. */
 int state_remove_file(const char *root)
 {
 	char path[PATH_MAX_LEN];
-	int r;
+	int dir_fd, r;
 
-	r = root_path(path, sizeof(path), root, STATE_FILE);
+	r = state_dir_open(root, false, &dir_fd);
+	if (r == -ENOENT)
+		return 0;
 	if (r < 0)
 		return r;
-	if (unlink(path) < 0 && errno != ENOENT)
-		return -errno;
-	r = root_path(path, sizeof(path), root, STATE_DIR);
+	if (unlinkat(dir_fd, state_name, 0) < 0 && errno != ENOENT)
+		r = -errno;
+	close(dir_fd);
+	if (r == 0)
+		r = root_path(path, sizeof(path), root, STATE_DIR);
 	if (r == 0 && rmdir(path) < 0 && errno != ENOENT && errno != ENOTEMPTY &&
 	    errno != EEXIST)
 		return -errno;
-	return 0;
+	return r;
 }
 
 struct record *state_find(struct state *state, const char *key)
@@ -152,7 +377,7 @@ struct record *state_find(struct state *state, const char *key)
 int state_add(struct state *state, const char *key, const char *original,
 	      const char *applied)
 {
-	struct record *items;
+	struct record *rec;
 
 	if (strlen(key) >= KEY_MAX || strlen(original) > VALUE_MAX ||
 	    strlen(applied) > VALUE_MAX)
@@ -160,15 +385,22 @@ int state_add(struct state *state, const char *key, const char *original,
 	/* The shell loop of the package's purge cannot tell an empty field. */
 	if (original[0] == '\0' || applied[0] == '\0')
 		return -EINVAL;
-	items = reallocarray(state->items, state->n + 1, sizeof(*items));
-	if (!items)
+	if (grow_array(&state->items, &state->cap, state->n, sizeof(*state->items)) < 0)
 		return -ENOMEM;
-	state->items = items;
-	strcpy(items[state->n].key, key);
-	strcpy(items[state->n].original, original);
-	strcpy(items[state->n].applied, applied);
-	state->n++;
+	rec = &state->items[state->n++];
+	strcpy(rec->key, key);
+	strcpy(rec->original, original);
+	strcpy(rec->applied, applied);
+	rec->pending[0] = '\0';
 	return 0;
+}
+
+/* The live value is one the helper wrote: the last one the kernel held, or
+ * the one a run was writing when it stopped. */
+bool record_is_ours(const struct record *rec, const char *live)
+{
+	return strcmp(live, rec->applied) == 0 ||
+	       (rec->pending[0] && strcmp(live, rec->pending) == 0);
 }
 
 void state_drop(struct state *state, size_t index)
@@ -181,6 +413,5 @@ void state_drop(struct state *state, size_t index)
 void state_free(struct state *state)
 {
 	free(state->items);
-	state->items = NULL;
-	state->n = 0;
+	*state = (struct state){ 0 };
 }

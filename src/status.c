@@ -112,29 +112,60 @@ static void status_qdiscs(const struct context *ctx, bool want_fq)
 		       "      above keep their qdisc until the next boot (BBR paces itself meanwhile).\n");
 }
 
+struct other_files {
+	const struct context *ctx;
+	bool unknown;
+};
+
+/* What systemd-sysctl will make of the other files at boot, where it differs
+ * from their text: an entry it cannot read, or that blocks it, the end of a
+ * file it stops reading. */
+static void report_other_file(void *userdata, const char *file, unsigned line, int error)
+{
+	struct other_files *o = userdata;
+	const char *root = o->ctx->root;
+
+	if (line > 0) {
+		log_warning("%s%s:%u: %s", root, file, line, sysctld_strerror(error));
+	} else if (error == -EISDIR || error == -ENXIO) {
+		log_warning("%s%s: %s: systemd-sysctl fails to read it, and it hides any "
+			    "file of its name in a later directory",
+			    root, file, strerror(-error));
+	} else if (error == -EAGAIN) {
+		log_warning("%s%s is a FIFO: systemd-sysctl blocks reading it at boot and "
+			    "applies nothing",
+			    root, file);
+		o->unknown = true;
+	} else {
+		log_warning("cannot read %s%s: %s; what systemd-sysctl sets at boot is "
+			    "unknown",
+			    root, file, file_strerror(error));
+		o->unknown = true;
+	}
+}
+
 int command_status(const struct context *ctx, int argc, char **argv)
 {
 	struct assignments fragment = { 0 }, all = { 0 };
+	struct other_files other = { ctx, false };
+	const struct sysctld_report report = { report_other_file, &other };
 	struct modules modules = { 0 };
 	unsigned line = 0, cpus = 0;
 	bool bad = false, want_fq = false;
 	struct sysinfo info;
-	int r;
+	int r, bad_lines;
 
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
-	r = sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, true, &fragment, &line);
-	if (r == -ENOENT) {
+	bad_lines = read_fragment_or_log(ctx, &fragment);
+	if (bad_lines == -ENOENT) {
 		printf("%s%s is missing: the machine is not tuned.\n", ctx->root,
 		       FRAGMENT_SYSCTL);
 		return EXIT_DRIFT;
 	}
-	if (r < 0) {
-		log_error("%s%s:%u: %s", ctx->root, FRAGMENT_SYSCTL, line,
-			  sysctld_strerror(r));
+	if (bad_lines < 0)
 		return EXIT_FAILURE;
-	}
-	r = sysctld_load_all(ctx->root, &all);
+	r = sysctld_load_all(ctx->root, &fragment, &all, &report);
 	if (r < 0) {
 		log_error("cannot read sysctl.d: %s", strerror(-r));
 		assignments_free(&fragment);
@@ -169,9 +200,13 @@ int command_status(const struct context *ctx, int argc, char **argv)
 		printf("warning: the fragment was made for %u CPU%s, this machine has %u now:\n"
 		       "         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n",
 		       cpus, cpus == 1 ? "" : "s", info.cpus);
-	printf("\n%s\n", bad ? "Not all in effect (exit 3)." : "All in effect.");
+	bad |= other.unknown;
+	if (bad_lines > 0)
+		printf("\nThe fragment has lines that are not assignments (exit 1).\n");
+	else
+		printf("\n%s\n", bad ? "Not all in effect (exit 3)." : "All in effect.");
 
 	assignments_free(&fragment);
 	assignments_free(&all);
-	return bad ? EXIT_DRIFT : EXIT_SUCCESS;
+	return bad_lines > 0 ? EXIT_FAILURE : bad ? EXIT_DRIFT : EXIT_SUCCESS;
 }

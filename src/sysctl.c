@@ -43,16 +43,52 @@ int sysctl_path(char *buf, size_t size, const char *root, const char *key)
 	return r;
 }
 
+/* Opens a key's file under root's /proc/sys one component at a time, none of
+ * them a symlink: in a --root tree a link planted under proc/sys must not
+ * send a write out of the tree. (root's proc/sys itself may be a link, as
+ * the network-namespace tests make it.) Only a regular file is opened, and
+ * never in a way that blocks. */
+static int sysctl_open(const char *root, const char *key, int flags, int *ret_fd)
+{
+	char base[PATH_MAX_LEN], rel[KEY_MAX];
+	int dir_fd, fd, r;
+	char *p, *slash;
+
+	if (!sysctl_key_valid(key))
+		return -EINVAL;
+	if (root_path(base, sizeof(base), root, "/proc/sys") < 0)
+		return -ENAMETOOLONG;
+	snprintf(rel, sizeof(rel), "%s", key);
+	for (p = rel; *p; p++)
+		if (*p == '.')
+			*p = '/';
+	dir_fd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir_fd < 0)
+		return -errno;
+	for (p = rel; (slash = strchr(p, '/')); p = slash + 1) {
+		*slash = '\0';
+		fd = openat(dir_fd, p, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(dir_fd);
+		if (fd < 0)
+			return errno == ENOTDIR ? -ELOOP : -errno;
+		dir_fd = fd;
+	}
+	r = keep_if_regular(openat(dir_fd, p, flags | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC),
+			    ret_fd);
+	close(dir_fd);
+	return r;
+}
+
 /* The value as the kernel prints it, whitespace normalized. */
 int sysctl_read(const char *root, const char *key, char *buf, size_t size)
 {
-	char path[PATH_MAX_LEN];
-	int r;
+	int fd, r;
 
-	r = sysctl_path(path, sizeof(path), root, key);
+	r = sysctl_open(root, key, O_RDONLY | O_NONBLOCK, &fd);
 	if (r < 0)
 		return r;
-	r = read_line(path, buf, size);
+	r = read_line_fd(fd, buf, size);
+	close(fd);
 	if (r < 0)
 		return r;
 	normalize_space(buf);
@@ -79,27 +115,29 @@ static void kernel_form(const char *value, char *buf, size_t size)
 
 int sysctl_write(const char *root, const char *key, const char *value)
 {
-	char path[PATH_MAX_LEN];
 	char data[VALUE_MAX + 2];
+	struct stat st;
 	ssize_t n;
 	size_t len;
 	int fd, r;
 
 	if (strlen(value) > VALUE_MAX || strchr(value, '\n'))
 		return -EINVAL;
-	r = sysctl_path(path, sizeof(path), root, key);
-	if (r < 0)
-		return r;
 	kernel_form(value, data, sizeof(data));
 	len = strlen(data);
 
-	/* O_TRUNC matters only for the files of a --root tree; /proc/sys
-	 * ignores it. The kernel takes a value in one write. */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
+	/* The kernel takes a value in one write and ignores the file's size.
+	 * A --root tree's file is cut to the value after the write, not
+	 * before it, so that a run killed in between leaves the new value on
+	 * the first line, as the kernel would hold it, not an empty file. */
+	r = sysctl_open(root, key, O_WRONLY | O_NONBLOCK, &fd);
+	if (r < 0)
+		return r;
 	n = write(fd, data, len);
 	r = n < 0 ? -errno : (size_t)n != len ? -EIO : 0;
+	if (r == 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size > (off_t)len && ftruncate(fd, (off_t)len) < 0)
+		r = -errno;
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
 	return r;

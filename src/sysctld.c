@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Reading sysctl.d and modules-load.d files the way systemd does. */
+/* Parsing sysctl.d and modules-load.d files the way systemd does. */
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <stdio.h>
@@ -10,15 +9,6 @@
 #include <unistd.h>
 
 #include "sysctld.h"
-
-/* systemd-sysctl's directories, first to last: a file in an earlier one
- * shadows a file of the same name in a later one. */
-static const char *const sysctld_dirs[] = {
-	"/etc/sysctl.d",
-	"/run/sysctl.d",
-	"/usr/local/lib/sysctl.d",
-	"/usr/lib/sysctl.d",
-};
 
 /* systemd accepts "a/b/c" as well as "a.b.c"; when the first separator is a
  * slash, dots inside are literal (eth0.100). We keep the dotted form. */
@@ -35,219 +25,244 @@ static void key_normalize(char *key)
 			*p = '/';
 }
 
-/* Returns 0 for an assignment, 1 for a blank or comment line, or -errno. In
- * strict mode (our own fragment) the key must be one the helper can turn into
- * a path, and the value must not be empty. */
-int sysctld_parse_line(const char *line, bool strict, struct assignment *ret)
+/* systemd's end of line: "\n", "\r", "\0", or a pair of "\n" and "\r" in
+ * either order; a "\0" always ends it. Returns 1 and the line, 0 at the end
+ * of the file, -ENOBUFS for a line longer than SYSCTLD_LINE_MAX. The buffer
+ * never grows past that, whatever the file holds. */
+int sysctld_read_line(FILE *f, char **buf, size_t *cap)
 {
-	char buf[LINE_MAX_LEN], *p, *eq, *key, *value;
-	struct assignment a = { 0 };
+	enum { EOL_LF = 1, EOL_CR = 2, EOL_NUL = 4 };
+	unsigned eol = 0;
+	bool any = false;
+	size_t n = 0;
 
-	if (strlen(line) >= sizeof(buf))
-		return -E2BIG;
-	strcpy(buf, line);
-	p = strip(buf);
+	for (;;) {
+		unsigned kind;
+		int c;
+
+		if (n > SYSCTLD_LINE_MAX)
+			return -ENOBUFS;
+		c = getc_unlocked(f);
+		if (c == EOF)
+			break;
+		any = true;
+		kind = c == '\n' ? EOL_LF : c == '\r' ? EOL_CR : c == '\0' ? EOL_NUL : 0;
+		if ((eol & EOL_NUL) || (kind == 0 && eol) || (kind & eol)) {
+			ungetc(c, f);
+			break;
+		}
+		if (kind) {
+			eol |= kind;
+			continue;
+		}
+		if (n + 2 > *cap) {
+			size_t grown_cap = *cap ? *cap * 2 : 256;
+			char *grown = realloc(*buf, grown_cap);
+
+			if (!grown)
+				return -ENOMEM;
+			*buf = grown;
+			*cap = grown_cap;
+		}
+		(*buf)[n++] = (char)c;
+	}
+	if (ferror(f))
+		return -EIO;
+	if (!any)
+		return 0;
+	if (!*buf && !(*buf = malloc(*cap = 256)))
+		return -ENOMEM;
+	(*buf)[n] = '\0';
+	return 1;
+}
+
+/* systemd strips these, and only these. */
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static char *strip_blanks(char *s)
+{
+	char *end;
+
+	while (is_blank(*s))
+		s++;
+	end = s + strlen(s);
+	while (end > s && is_blank(end[-1]))
+		end--;
+	*end = '\0';
+	return s;
+}
+
+static bool concerns(const struct assignments *ours, const char *key, bool glob)
+{
+	for (size_t i = 0; i < ours->n; i++)
+		if (glob ? fnmatch(key, ours->items[i].key, 0) == 0 :
+			   key[0] == ours->items[i].key[0] &&
+				    strcmp(key, ours->items[i].key) == 0)
+			return true;
+	return false;
+}
+
+/* Parses a line in place: 0 for an assignment, 1 for a blank or comment line
+ * (or, with a filter, one that does not concern its keys), or -errno. In
+ * strict mode (our own fragment) the key must be one the helper can turn
+ * into a path, the value must not be empty, and neither may be cut;
+ * otherwise a value too long for us is kept cut, never equal to ours. A
+ * "-key" without "=" is systemd's exclusion from globs; it assigns nothing.
+ * Sets every field of ret but file and line. */
+static int parse_line_in_place(char *line, bool strict, const struct assignments *filter,
+			       struct assignment *ret)
+{
+	char *p, *eq, *key, *value;
+	bool ignore_failure = false, glob;
+
+	p = strip_blanks(line);
 	if (*p == '\0' || *p == '#' || *p == ';')
 		return 1;
+	eq = strchr(p, '=');
 	if (*p == '-') {
-		a.ignore_failure = true;
+		ignore_failure = true;
 		p++;
 	}
-	eq = strchr(p, '=');
 	if (!eq)
-		return -EBADMSG;
+		return ignore_failure && !strict ? 1 : -EBADMSG;
 	*eq = '\0';
-	key = strip(p);
-	value = strip(eq + 1);
-	if (strlen(key) >= sizeof(a.key) || strlen(value) >= sizeof(a.value))
+	key = strip_blanks(p);
+	value = strip_blanks(eq + 1);
+	normalize_space(value);
+	if (strlen(key) >= sizeof(ret->key) ||
+	    (strict && strlen(value) >= sizeof(ret->value)))
 		return -E2BIG;
-	strcpy(a.key, key);
-	key_normalize(a.key);
-	a.glob = strpbrk(a.key, "*?[") != NULL;
-	strcpy(a.value, value);
-	normalize_space(a.value);
-	if (strict && (!sysctl_key_valid(a.key) || a.value[0] == '\0'))
+	key_normalize(key);
+	glob = strpbrk(key, "*?[") != NULL;
+	if (strict && (!sysctl_key_valid(key) || value[0] == '\0'))
 		return -EINVAL;
-	*ret = a;
+	if (filter && !concerns(filter, key, glob))
+		return 1;
+	strcpy(ret->key, key);
+	snprintf(ret->value, sizeof(ret->value), "%s", value);
+	ret->ignore_failure = ignore_failure;
+	ret->glob = glob;
 	return 0;
 }
 
-static int assignments_add(struct assignments *a, const struct assignment *item)
+int sysctld_parse_line(const char *line, bool strict, struct assignment *ret)
 {
-	struct assignment *items;
+	char *copy = strdup(line);
+	int r;
 
-	items = reallocarray(a->items, a->n + 1, sizeof(*items));
-	if (!items)
+	if (!copy)
 		return -ENOMEM;
-	items[a->n++] = *item;
-	a->items = items;
+	r = parse_line_in_place(copy, strict, NULL, ret);
+	free(copy);
+	return r;
+}
+
+static int assignments_append(struct assignments *a, const struct assignment *item)
+{
+	if (grow_array(&a->items, &a->cap, a->n, sizeof(*a->items)) < 0)
+		return -ENOMEM;
+	a->items[a->n++] = *item;
 	return 0;
 }
 
 void assignments_free(struct assignments *a)
 {
 	free(a->items);
-	a->items = NULL;
-	a->n = 0;
+	*a = (struct assignments){ 0 };
 }
 
-/* Appends the file's assignments to ret. A missing file is -ENOENT. In strict
- * mode a malformed line is an error, and *ret_line says which; otherwise it
- * is skipped, as systemd-sysctl skips it. */
-int sysctld_parse_file(const char *root, const char *file, bool strict,
-		       struct assignments *ret, unsigned *ret_line)
+/* systemd keeps one assignment per key (or glob): a later one with another
+ * value replaces it and moves to the end, where it is applied last; one with
+ * the same value leaves it in place (we note the later file). Only what
+ * concerns our keys is kept, so memory stays small whatever the files hold. */
+static int keep_filtered(struct assignments *kept, const struct assignment *a)
 {
-	size_t first = ret->n;
+	for (size_t i = 0; i < kept->n; i++) {
+		struct assignment *old = &kept->items[i];
+
+		if (strcmp(old->key, a->key) != 0)
+			continue;
+		if (strcmp(old->value, a->value) == 0) {
+			snprintf(old->file, sizeof(old->file), "%s", a->file);
+			old->line = a->line;
+			return 0;
+		}
+		memmove(old, old + 1, (kept->n - i - 1) * sizeof(*old));
+		kept->n--;
+		break;
+	}
+	return assignments_append(kept, a);
+}
+
+/* Appends the assignments of one file, read from f, to ret: every one, or
+ * with a filter only those that concern its keys. A line that is not an
+ * assignment is reported in strict mode and skipped, as systemd-sysctl skips
+ * it; a line too long is reported and ends the file, as it ends it for
+ * systemd-sysctl. Returns 0, or the first line's error. */
+int sysctld_parse_stream(FILE *f, const char *file, bool strict,
+			 const struct assignments *filter, struct assignments *ret,
+			 const struct sysctld_report *report)
+{
 	char *line = NULL;
 	size_t cap = 0;
 	unsigned n = 0;
-	ssize_t len;
+	int r, first = 0;
+
+	while ((r = sysctld_read_line(f, &line, &cap)) != 0) {
+		struct assignment a;
+
+		n++;
+		if (r > 0)
+			r = parse_line_in_place(line, strict, filter, &a);
+		if (r == 0) {
+			snprintf(a.file, sizeof(a.file), "%s", file);
+			a.line = n;
+			r = filter ? keep_filtered(ret, &a) : assignments_append(ret, &a);
+		}
+		if (r >= 0 || (!strict && r != -ENOBUFS && r != -ENOMEM && r != -EIO))
+			continue;
+		if (report && report->fn)
+			report->fn(report->userdata, file, n, r);
+		first = first ?: r;
+		if (r == -ENOBUFS || r == -ENOMEM || r == -EIO)
+			break;
+	}
+	free(line);
+	return first;
+}
+
+int sysctld_parse_file(const char *root, const char *file, bool strict,
+		       struct assignments *ret, const struct sysctld_report *report)
+{
 	FILE *f;
 	int r;
 
 	r = fopen_root(root, file, &f);
 	if (r < 0)
 		return r;
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		struct assignment a;
-
-		n++;
-		if ((size_t)len != strlen(line)) {
-			r = -EBADMSG; /* a NUL byte inside the line */
-		} else if (len >= LINE_MAX_LEN) {
-			r = -E2BIG;
-		} else {
-			r = sysctld_parse_line(line, strict, &a);
-			if (r == 0) {
-				snprintf(a.file, sizeof(a.file), "%s", file);
-				a.line = n;
-				r = assignments_add(ret, &a);
-			}
-		}
-		if (r == 1 || (r < 0 && r != -ENOMEM && !strict))
-			r = 0;
-		if (r < 0) {
-			*ret_line = n;
-			break;
-		}
-	}
-	if (r == 0 && ferror(f))
-		r = -EIO;
-	free(line);
+	r = sysctld_parse_stream(f, file, strict, NULL, ret, report);
 	fclose(f);
-	if (r < 0) {
-		/* Nothing of a file that failed is kept. */
-		ret->n = first;
-		if (first == 0)
-			assignments_free(ret);
-	}
 	return r;
 }
 
-/* What a strict parse's error means, for a one-line message. */
+/* What a parse's error means, for a one-line message. */
 const char *sysctld_strerror(int error)
 {
 	switch (error) {
 	case -EINVAL:
 		return "not a valid key = value line";
 	case -E2BIG:
-		return "line too long";
+		return "key or value too long";
+	case -ENOBUFS:
+		return "line longer than 1048575 bytes; systemd-sysctl stops reading the "
+		       "file here, and so does this";
 	case -EBADMSG:
 		return "not an assignment";
 	}
-	return strerror(-error);
-}
-
-static int compare_names(const void *a, const void *b)
-{
-	return strcmp(strrchr(*(char *const *)a, '/') + 1,
-		      strrchr(*(char *const *)b, '/') + 1);
-}
-
-static bool listed(char **files, size_t n, const char *name)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(strrchr(files[i], '/') + 1, name) == 0)
-			return true;
-	return false;
-}
-
-/* Collects the *.conf files of all four directories, the first of a name
- * winning, sorted by file name across directories: systemd's order. */
-static int list_files(const char *root, char ***ret_files, size_t *ret_n)
-{
-	char **files = NULL;
-	size_t n = 0;
-	int r = 0;
-
-	for (size_t d = 0; d < ELEMENTSOF(sysctld_dirs) && r == 0; d++) {
-		char path[PATH_MAX_LEN];
-		struct dirent *de;
-		DIR *dir;
-
-		if (root_path(path, sizeof(path), root, sysctld_dirs[d]) < 0)
-			continue;
-		dir = opendir(path);
-		if (!dir)
-			continue;
-		while ((de = readdir(dir))) {
-			size_t len = strlen(de->d_name);
-			char **grown;
-
-			if (len < 6 || strcmp(de->d_name + len - 5, ".conf") != 0 ||
-			    de->d_name[0] == '.' || listed(files, n, de->d_name))
-				continue;
-			grown = reallocarray(files, n + 1, sizeof(*files));
-			if (!grown || asprintf(&grown[n], "%s/%s", sysctld_dirs[d],
-					       de->d_name) < 0) {
-				files = grown ? grown : files;
-				r = -ENOMEM;
-				break;
-			}
-			files = grown;
-			n++;
-		}
-		closedir(dir);
-	}
-	if (r == 0)
-		qsort(files, n, sizeof(*files), compare_names);
-	*ret_files = files;
-	*ret_n = n;
-	return r;
-}
-
-/* Every assignment of every file, in the order systemd-sysctl applies them. A
- * file linked to /dev/null is masked and contributes nothing, as does one
- * that cannot be read. */
-int sysctld_load_all(const char *root, struct assignments *ret)
-{
-	char **files;
-	size_t n;
-	int r;
-
-	r = list_files(root, &files, &n);
-	for (size_t i = 0; i < n; i++) {
-		char path[PATH_MAX_LEN], target[PATH_MAX_LEN];
-		unsigned line;
-		ssize_t len;
-
-		if (r == 0 && root_path(path, sizeof(path), root, files[i]) == 0) {
-			len = readlink(path, target, sizeof(target) - 1);
-			if (len > 0) {
-				target[len] = '\0';
-				if (strcmp(target, "/dev/null") == 0) {
-					free(files[i]);
-					continue;
-				}
-			}
-			if (sysctld_parse_file(root, files[i], false, ret, &line) ==
-			    -ENOMEM)
-				r = -ENOMEM;
-		}
-		free(files[i]);
-	}
-	free(files);
-	return r;
+	return file_strerror(error);
 }
 
 /* The assignment that sets key at boot: the last exact one, or failing that

@@ -3,9 +3,14 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "sysctl.h"
 #include "util.h"
+
+/* The longest line systemd-sysctl reads (its LONG_LINE_MAX is 1 MiB, the
+ * end of line included): at a longer one it stops reading the file. */
+#define SYSCTLD_LINE_MAX (1024 * 1024 - 1)
 
 struct assignment {
 	char key[KEY_MAX];
@@ -19,6 +24,14 @@ struct assignment {
 struct assignments {
 	size_t n;
 	struct assignment *items;
+	size_t cap; /* last: { n, items } still initializes a fixed array */
+};
+
+/* Told about each line that is not an assignment, and each file that cannot
+ * be read (line 0), with -errno; the caller decides what to say. */
+struct sysctld_report {
+	void (*fn)(void *userdata, const char *file, unsigned line, int error);
+	void *userdata;
 };
 
 #define MODULE_NAME_MAX 64
@@ -29,10 +42,15 @@ struct modules {
 	char names[MODULES_MAX][MODULE_NAME_MAX];
 };
 
+int sysctld_read_line(FILE *f, char **buf, size_t *cap);
 int sysctld_parse_line(const char *line, bool strict, struct assignment *ret);
+int sysctld_parse_stream(FILE *f, const char *file, bool strict,
+			 const struct assignments *filter, struct assignments *ret,
+			 const struct sysctld_report *report);
 int sysctld_parse_file(const char *root, const char *file, bool strict,
-		       struct assignments *ret, unsigned *ret_line);
-int sysctld_load_all(const char *root, struct assignments *ret);
+		       struct assignments *ret, const struct sysctld_report *report);
+int sysctld_load_all(const char *root, const struct assignments *ours,
+		     struct assignments *ret, const struct sysctld_report *report);
 const char *sysctld_strerror(int error);
 const struct assignment *sysctld_winner(const struct assignments *all, const char *key);
 void assignments_free(struct assignments *a);

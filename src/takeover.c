@@ -234,10 +234,10 @@ static int move_aside(const char *root, const char *data, size_t len,
 static void note_orphaned_keys(const struct context *ctx, const char *file)
 {
 	struct assignments theirs = { 0 }, ours = { 0 };
-	unsigned line, n = 0;
+	unsigned n = 0;
 
-	if (sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, false, &ours, &line) < 0 ||
-	    sysctld_parse_file(ctx->root, file, false, &theirs, &line) < 0)
+	if (sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, false, &ours, NULL) < 0 ||
+	    sysctld_parse_file(ctx->root, file, false, &theirs, NULL) < 0)
 		goto out;
 	for (size_t i = 0; i < theirs.n; i++) {
 		bool shared = false;

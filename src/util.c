@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -23,31 +24,38 @@ int root_path(char *buf, size_t size, const char *root, const char *path)
 	return 0;
 }
 
-/* Opens root + path for reading. */
+/* Opens root + path for reading, a regular file only (see open_regular()). */
 int fopen_root(const char *root, const char *path, FILE **ret_file)
 {
 	char full[PATH_MAX_LEN];
-	FILE *f;
-	int r;
+	int fd, r;
 
 	r = root_path(full, sizeof(full), root, path);
+	if (r == 0)
+		r = open_regular(full, 0, &fd);
 	if (r < 0)
 		return r;
-	f = fopen(full, "re");
-	if (!f)
-		return -errno;
+	return fdopen_or_close(fd, ret_file);
+}
+
+/* A stream for reading an open descriptor, which is closed if that fails. */
+int fdopen_or_close(int fd, FILE **ret_file)
+{
+	FILE *f = fdopen(fd, "r");
+
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
 	*ret_file = f;
 	return 0;
 }
 
-int read_file(const char *path, char *buf, size_t size, size_t *ret_len)
+static int read_file_fd(int fd, char *buf, size_t size, size_t *ret_len)
 {
 	size_t len = 0;
-	int fd, r = 0;
+	int r = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	for (;;) {
 		ssize_t n;
 
@@ -73,7 +81,6 @@ int read_file(const char *path, char *buf, size_t size, size_t *ret_len)
 			break;
 		len += (size_t)n;
 	}
-	close(fd);
 	/* Terminated even when too long, so a caller may use the beginning. */
 	buf[len] = '\0';
 	if (r < 0)
@@ -83,16 +90,52 @@ int read_file(const char *path, char *buf, size_t size, size_t *ret_len)
 	return 0;
 }
 
+/* Opens a file for reading only if it is a regular one (-EBADFD if not), and
+ * never in a way that blocks: a FIFO in its place is refused, not waited on. */
+int open_regular(const char *path, int flags, int *ret_fd)
+{
+	return keep_if_regular(open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags),
+			       ret_fd);
+}
+
+/* Takes the result of an open(): -errno if it failed, -EBADFD (and the file
+ * closed) if it is not a regular file, else 0 and the descriptor. */
+int keep_if_regular(int fd, int *ret_fd)
+{
+	struct stat st;
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EBADFD;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+int read_file(const char *path, char *buf, size_t size, size_t *ret_len)
+{
+	int fd, r;
+
+	r = open_regular(path, 0, &fd);
+	if (r < 0)
+		return r;
+	r = read_file_fd(fd, buf, size, ret_len);
+	close(fd);
+	return r;
+}
+
 /* Reads the first line of a small file, without its newline. A missing file
  * is -ENOENT, which callers treat as "absent", not as an error. */
-int read_line(const char *path, char *buf, size_t size)
+int read_line_fd(int fd, char *buf, size_t size)
 {
 	char tmp[LINE_MAX_LEN];
 	size_t len;
 	char *nl;
 	int r;
 
-	r = read_file(path, tmp, sizeof(tmp), &len);
+	r = read_file_fd(fd, tmp, sizeof(tmp), &len);
 	if (r < 0)
 		return r;
 	if (memchr(tmp, '\0', len))
@@ -104,6 +147,18 @@ int read_line(const char *path, char *buf, size_t size)
 		return -EFBIG;
 	strcpy(buf, tmp);
 	return 0;
+}
+
+int read_line(const char *path, char *buf, size_t size)
+{
+	int fd, r;
+
+	r = open_regular(path, 0, &fd);
+	if (r < 0)
+		return r;
+	r = read_line_fd(fd, buf, size);
+	close(fd);
+	return r;
 }
 
 static int write_all(int fd, const char *data, size_t len)
@@ -124,19 +179,30 @@ static int write_all(int fd, const char *data, size_t len)
 
 /* Writes a whole file or nothing: a temporary file beside the target, synced,
  * then renamed over it, then the directory synced. A crash leaves either the
- * old file or the new one, never half of one. */
-int write_file_atomic(const char *path, const char *data, size_t len, mode_t mode)
+ * old file or the new one, never half of one, and perhaps the temporary file
+ * (name.tmpXXXXXX), which the caller's next run may remove. Everything is
+ * opened under dir_fd without following a symlink. */
+int write_file_atomic_at(int dir_fd, const char *name, const char *data, size_t len,
+			 mode_t mode)
 {
+	static unsigned counter;
 	char tmp[PATH_MAX_LEN];
-	char dir[PATH_MAX_LEN];
-	char *slash;
-	int fd, r;
+	int fd = -1, r;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmpXXXXXX", path) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = mkostemp(tmp, O_CLOEXEC);
+	for (unsigned tries = 0; fd < 0 && tries < 100; tries++) {
+		unsigned suffix = ((unsigned)getpid() * 2654435761u) ^
+				  (counter++ * 40503u) ^ (unsigned)time(NULL);
+
+		if (snprintf(tmp, sizeof(tmp), "%s.tmp%06x", name, suffix & 0xffffff) >=
+		    (int)sizeof(tmp))
+			return -ENAMETOOLONG;
+		fd = openat(dir_fd, tmp,
+			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 && errno != EEXIST)
+			return -errno;
+	}
 	if (fd < 0)
-		return -errno;
+		return -EEXIST;
 	r = write_all(fd, data, len);
 	if (r == 0 && fchmod(fd, mode) < 0)
 		r = -errno;
@@ -144,24 +210,37 @@ int write_file_atomic(const char *path, const char *data, size_t len, mode_t mod
 		r = -errno;
 	if (close(fd) < 0 && r == 0)
 		r = -errno;
-	if (r == 0 && rename(tmp, path) < 0)
+	if (r == 0 && renameat(dir_fd, tmp, dir_fd, name) < 0)
 		r = -errno;
 	if (r < 0) {
-		unlink(tmp);
+		unlinkat(dir_fd, tmp, 0);
 		return r;
 	}
+	(void)fsync(dir_fd);
+	return 0;
+}
 
+int write_file_atomic(const char *path, const char *data, size_t len, mode_t mode)
+{
+	char dir[PATH_MAX_LEN];
+	const char *name;
+	char *slash;
+	int fd, r;
+
+	if (strlen(path) >= sizeof(dir))
+		return -ENAMETOOLONG;
 	strcpy(dir, path);
 	slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
-		*slash = '\0';
-		fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd >= 0) {
-			(void)fsync(fd);
-			close(fd);
-		}
-	}
-	return 0;
+	if (!slash)
+		return -EINVAL;
+	*slash = '\0';
+	name = path + (slash - dir) + 1;
+	fd = open(slash == dir ? "/" : dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	r = write_file_atomic_at(fd, name, data, len, mode);
+	close(fd);
+	return r;
 }
 
 int mkdir_parents(const char *path, mode_t mode)
@@ -184,6 +263,24 @@ int mkdir_parents(const char *path, mode_t mode)
 		if (c == '\0')
 			return 0;
 	}
+}
+
+/* Makes room for one more element in a growing array (*items_ptr, *cap),
+ * doubling it, so that n appends cost O(n). */
+int grow_array(void *items_ptr, size_t *cap, size_t n, size_t size)
+{
+	void **items = items_ptr, *grown;
+	size_t want;
+
+	if (n < *cap)
+		return 0;
+	want = *cap ? *cap * 2 : 16;
+	grown = reallocarray(*items, want, size);
+	if (!grown)
+		return -ENOMEM;
+	*items = grown;
+	*cap = want;
+	return 0;
 }
 
 int parse_u64(const char *s, uint64_t *ret)
@@ -240,4 +337,11 @@ char *strip(char *s)
 bool startswith(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* strerror() for the file helpers, which say -EBADFD for "not a regular
+ * file". */
+const char *file_strerror(int error)
+{
+	return error == -EBADFD ? "not a regular file" : strerror(-error);
 }

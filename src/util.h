@@ -19,11 +19,19 @@ int root_path(char *buf, size_t size, const char *root, const char *path);
 #include <stdio.h>
 
 int fopen_root(const char *root, const char *path, FILE **ret_file);
+int fdopen_or_close(int fd, FILE **ret_file);
+int open_regular(const char *path, int flags, int *ret_fd);
+int keep_if_regular(int fd, int *ret_fd);
 int read_file(const char *path, char *buf, size_t size, size_t *ret_len);
+int read_line_fd(int fd, char *buf, size_t size);
 int read_line(const char *path, char *buf, size_t size);
 int write_file_atomic(const char *path, const char *data, size_t len, mode_t mode);
+int write_file_atomic_at(int dir_fd, const char *name, const char *data, size_t len,
+			 mode_t mode);
+const char *file_strerror(int error);
 int mkdir_parents(const char *path, mode_t mode);
 
+int grow_array(void *items_ptr, size_t *cap, size_t n, size_t size);
 int parse_u64(const char *s, uint64_t *ret);
 void normalize_space(char *s);
 char *strip(char *s);

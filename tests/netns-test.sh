@@ -150,4 +150,28 @@ check_eq "somaxconn's original is back" "$somax" "$(sysctl_value net.core.somaxc
 check_eq "tcp_rmem's original is back" "$rmem" "$(sysctl_value net.ipv4.tcp_rmem)"
 check "nothing is left recorded" test ! -e "$tree/var/lib/wp-panel-nettune"
 
+# Several applies and a revert at once against the real kernel, round after
+# round: the lock keeps every original, so a last revert puts all back.
+nettune render sysctl >"$fragment"
+before=
+for key in $netns_keys; do before="$before$key=$(sysctl_value "$key");"; done
+good=0
+rounds=${NETTUNE_NETNS_ROUNDS:-20}
+for _ in $(seq "$rounds"); do
+	nettune apply >/dev/null 2>&1 &
+	a=$!
+	nettune apply >/dev/null 2>&1 &
+	b=$!
+	nettune revert >/dev/null 2>&1 &
+	c=$!
+	nettune apply >/dev/null 2>&1 || true
+	wait "$a" "$b" "$c" || true
+	nettune revert >/dev/null 2>&1 || true
+	now=
+	for key in $netns_keys; do now="$now$key=$(sysctl_value "$key");"; done
+	[ "$now" = "$before" ] && [ ! -e "$tree/var/lib/wp-panel-nettune" ] && good=$((good + 1))
+done
+echo "# netns concurrency: $good of $rounds rounds put every original back"
+check_eq "concurrent runs on the real kernel lose no original" "$rounds" "$good"
+
 summary

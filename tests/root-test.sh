@@ -193,23 +193,89 @@ refused() {
 	check "$name: nothing changed" cmp -s "$work/before" "$work/after"
 }
 
+# A fragment with bad lines: each is reported (file:line: why), the good ones
+# are applied as systemd-sysctl applies them at boot, and apply exits 1.
 t=$(fresh debian13-2cpu)
-echo "net.core.somaxconn" >>"$t$fragment"
-refused "a line without =" "60-wp-panel-nettune.conf:[0-9]+: not an assignment" \
-	"$bin" --root "$t" apply
+snapshot "$t" >"$work/before"
+{
+	echo "net.core.somaxconn"
+	echo "net.ipv4/../../../etc/passwd = 1"
+	head -c 5000 /dev/zero | tr '\0' a
+	echo " = 1"
+} >>"$t$fragment"
+n=$(wc -l <"$t$fragment")
+check_rc "apply with bad lines exits 1" 1 "$bin" --root "$t" apply
+check_match "reports the line without =" "60-wp-panel-nettune.conf:$((n - 2)): not an assignment$" "$out"
+check_match "reports the key with .." "60-wp-panel-nettune.conf:$((n - 1)): not a valid key = value line$" "$out"
+check_match "reports the overlong key" "60-wp-panel-nettune.conf:$n: key or value too long$" "$out"
+check_eq "three errors, one line each" 3 "$(printf '%s\n' "$out" | grep -c '^wp-panel-nettune: ')"
+check_eq "the good lines are applied" 65535 "$(sysctl_value net.core.somaxconn "$t")"
+check_rc "status with bad lines exits 1" 1 "$bin" --root "$t" status
+check_match "and reports them too" "60-wp-panel-nettune.conf:$((n - 1)): not a valid key" "$out"
+check_match "after the table" '^net.core.somaxconn +65535 +65535 ' "$out"
+"$bin" --root "$t" revert >/dev/null
+sed -i '$d' "$t$fragment"
+sed -i '$d' "$t$fragment"
+sed -i '$d' "$t$fragment"
+snapshot "$t" >"$work/after"
+check "revert after bad lines restores the tree" cmp -s "$work/before" "$work/after"
 
-refused "status with a line without =" "60-wp-panel-nettune.conf:[0-9]+: not an assignment" \
-	"$bin" --root "$t" status
-
+# A line longer than systemd's limit (1 MiB) ends the file for systemd-sysctl:
+# the lines before it are applied, those after are not, and apply says so.
 t=$(fresh debian13-2cpu)
-echo "net.ipv4/../../../etc/passwd = 1" >>"$t$fragment"
-refused "a key with .." "60-wp-panel-nettune.conf:[0-9]+: not a valid key = value line" \
-	"$bin" --root "$t" apply
+head -n 30 "$t$fragment" >"$work/frag"
+{ printf 'net.core.somaxconn = '; head -c 1048576 /dev/zero | tr '\0' 7; echo; } >>"$work/frag"
+tail -n +31 "$t$fragment" >>"$work/frag"
+cp "$work/frag" "$t$fragment"
+check_rc "apply with a line over 1 MiB exits 1" 1 "$bin" --root "$t" apply
+check_match "and names it" "60-wp-panel-nettune.conf:31: line longer than 1048575 bytes; systemd-sysctl stops reading the file here" "$out"
+check_eq "a key before it is set" fq "$(sysctl_value net.core.default_qdisc "$t")"
+check_eq "a key after it is not" 4294967295 "$(sysctl_value net.ipv4.tcp_notsent_lowat "$t")"
+"$bin" --root "$t" revert >/dev/null
 
+# Only regular files are read: a FIFO as the fragment, the record or a
+# sysctl.d file never blocks a run.
 t=$(fresh debian13-2cpu)
-head -c 5000 /dev/zero | tr '\0' a >>"$t$fragment"
-echo " = 1" >>"$t$fragment"
-refused "an overlong line" "60-wp-panel-nettune.conf:[0-9]+: line too long" "$bin" --root "$t" apply
+mv "$t$fragment" "$work/frag"
+mkfifo "$t$fragment"
+check_rc "a FIFO as the fragment fails apply" 1 timeout 10 "$bin" --root "$t" apply
+check_match "without blocking, and says why" "cannot read .*60-wp-panel-nettune.conf: not a regular file" "$out"
+check_rc "and status" 1 timeout 10 "$bin" --root "$t" status
+rm "$t$fragment"
+mv "$work/frag" "$t$fragment"
+mkfifo "$t/etc/sysctl.d/70-fifo.conf"
+"$bin" --root "$t" apply >/dev/null
+check_rc "a FIFO among the sysctl.d files does not block status" 3 timeout 10 "$bin" --root "$t" status
+check_match "which says systemd-sysctl would block on it" "70-fifo.conf is a FIFO: systemd-sysctl blocks reading it at boot and applies nothing" "$out"
+"$bin" --root "$t" revert >/dev/null
+rm "$t/etc/sysctl.d/70-fifo.conf"
+mkdir -p "$t/var/lib/wp-panel-nettune"
+mkfifo "$t$state"
+check_rc "a FIFO as the record fails apply" 1 timeout 10 "$bin" --root "$t" apply
+check_match "and says why" "cannot read .*state: not a regular file" "$out"
+check_rc "and revert" 1 timeout 10 "$bin" --root "$t" revert
+rm "$t$state"
+
+# Writes stay in the tree: a symlink under proc/sys or as the state directory
+# is refused, and nothing is written where it points.
+t=$(fresh debian13-2cpu)
+mkdir "$work/outside"
+echo 4096 >"$work/outside/somaxconn"
+mv "$t/proc/sys/net/core/somaxconn" "$work/somaxconn"
+ln -s "$work/outside/somaxconn" "$t/proc/sys/net/core/somaxconn"
+"$bin" --root "$t" apply >"$work/out" 2>&1 || true
+check_match "a key that is a symlink is not written" "cannot read net.core.somaxconn: Too many levels of symbolic links" "$(cat "$work/out")"
+check_eq "the file it points to is untouched" 4096 "$(cat "$work/outside/somaxconn")"
+"$bin" --root "$t" revert >/dev/null
+rm "$t/proc/sys/net/core/somaxconn"
+mv "$work/somaxconn" "$t/proc/sys/net/core/somaxconn"
+mkdir "$work/outside/state"
+ln -s "$work/outside/state" "$t/var/lib/wp-panel-nettune"
+check_rc "a symlinked state directory fails apply" 1 "$bin" --root "$t" apply
+check_match "with a message" "wp-panel-nettune/lock: Too many levels of symbolic links" "$out"
+check_eq "nothing is written where it points" "" "$(ls -A "$work/outside/state")"
+check_eq "nor to the kernel" 4096 "$(sysctl_value net.core.somaxconn "$t")"
+rm "$t/var/lib/wp-panel-nettune"
 
 t=$(fresh debian13-2cpu)
 echo "../evil" >>"$t$modules"
@@ -442,5 +508,21 @@ check_rc "--root that is not a directory" 2 "$bin" --root /nonexistent detect
 check_rc "an extra argument" 2 "$bin" status now
 check_rc "--help exits 0" 0 "$bin" --help
 check_match "--help lists the commands" '^  revert' "$out"
+check_rc "an empty --root" 2 "$bin" --root "" detect
+check_match "says so" '^wp-panel-nettune: --root: empty; give / for this machine$' "$out"
+check_rc "an empty --root=" 2 "$bin" --root= detect
+
+# Output that cannot be written is a failure, with one message on stderr.
+t=$(fresh debian13-2cpu)
+for cmd in --help --version detect "render sysctl" status apply; do
+	# shellcheck disable=SC2086 # the command and its argument
+	check_rc "$cmd with stdout on /dev/full exits 1" 1 sh -c "'$bin' --root '$t' $cmd >/dev/full"
+	check_match "$cmd says stdout failed" '^wp-panel-nettune: cannot write to standard output: No space left on device$' "$out"
+	check_eq "$cmd says it once" 1 "$(printf '%s\n' "$out" | grep -c 'standard output')"
+	check_rc "$cmd with stdout closed exits 1" 1 sh -c "'$bin' --root '$t' $cmd >&-"
+	check_match "$cmd says stdout is closed" 'cannot write to standard output: it is closed' "$out"
+done
+check "and the record holds no output meant for stdout" sh -c "! grep -q '^set ' '$t$state'"
+"$bin" --root "$t" revert >/dev/null
 
 summary

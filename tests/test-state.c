@@ -14,8 +14,8 @@
 #include "state.h"
 
 #define GOOD                                                             \
-	"# wp-panel-nettune state 1\n"                                   \
-	"# key\toriginal\tapplied\n"                                     \
+	"# wp-panel-nettune state 2\n"                                   \
+	"# key\toriginal\tapplied\tpending (while being written)\n"      \
 	"net.core.somaxconn\t4096\t65535\n"                              \
 	"net.ipv4.tcp_rmem\t4096 131072 6291456\t4096 131072 16777216\n" \
 	"# end\n"
@@ -53,6 +53,38 @@ static void test_round_trip(void **unused)
 	scratch_free(root);
 }
 
+/* A record of 0.1.0 reads as before; a pending value is written and read
+ * back, and makes the value being written count as the helper's own. */
+static void test_versions_and_pending(void **unused)
+{
+	char *root = scratch_new();
+	struct state s = { 0 };
+	struct record *rec;
+	unsigned line;
+
+	scratch_write(root, STATE_FILE,
+		      "# wp-panel-nettune state 1\n# key\toriginal\tapplied\n"
+		      "net.core.somaxconn\t4096\t65535\n# end\n");
+	assert_int_equal(state_load(root, &s, &line), 0);
+	assert_int_equal(s.n, 1);
+	rec = state_find(&s, "net.core.somaxconn");
+	assert_string_equal(rec->pending, "");
+	assert_true(record_is_ours(rec, "65535"));
+	assert_false(record_is_ours(rec, "1234"));
+	snprintf(rec->pending, sizeof(rec->pending), "1234");
+	assert_true(record_is_ours(rec, "1234"));
+	assert_int_equal(state_save(root, &s), 0);
+	assert_string_equal(scratch_read(root, STATE_FILE),
+			    "# wp-panel-nettune state 2\n"
+			    "# key\toriginal\tapplied\tpending (while being written)\n"
+			    "net.core.somaxconn\t4096\t65535\t1234\n# end\n");
+	state_free(&s);
+	assert_int_equal(state_load(root, &s, &line), 0);
+	assert_string_equal(state_find(&s, "net.core.somaxconn")->pending, "1234");
+	state_free(&s);
+	scratch_free(root);
+}
+
 /* A damaged record is refused whole, with the line that shows the damage, and
  * the file stays as it was for the admin to look at. */
 static void test_corrupt(void **unused)
@@ -65,12 +97,14 @@ static void test_corrupt(void **unused)
 		{ "# wp-panel-nettune state 1\n", 0 },
 		{ "# wp-panel-nettune state 1\nnet.core.somaxconn\t4096\t65535\n", 0 },
 		{ "# wp-panel-nettune state 1\nnet.core.somaxconn\t40", 2 },
-		{ "# wp-panel-nettune state 2\n# end\n", 1 },
+		{ "# wp-panel-nettune state 3\n# end\n", 1 },
 		{ "garbage\n# end\n", 1 },
 		{ "# wp-panel-nettune state 1\nnet.core.somaxconn 4096 65535\n# end\n",
 		  2 },
 		{ "# wp-panel-nettune state 1\nnet.core.somaxconn\t4096\n# end\n", 2 },
-		{ "# wp-panel-nettune state 1\nnet.core.somaxconn\t1\t2\t3\n# end\n", 2 },
+		{ "# wp-panel-nettune state 2\nnet.core.somaxconn\t1\t2\t3\t4\n# end\n",
+		  2 },
+		{ "# wp-panel-nettune state 2\nnet.core.somaxconn\t1\t2\t\n# end\n", 2 },
 		{ "# wp-panel-nettune state 1\nnet/../../x\t1\t2\n# end\n", 2 },
 		{ "# wp-panel-nettune state 1\na.b\t1\t2\na.b\t1\t2\n# end\n", 3 },
 		{ "# wp-panel-nettune state 1\n# end\na.b\t1\t2\n", 3 },
@@ -97,6 +131,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_versions_and_pending),
 		cmocka_unit_test(test_corrupt),
 	};
 

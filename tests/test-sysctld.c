@@ -6,7 +6,9 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "helpers.h"
@@ -37,6 +39,7 @@ static void test_parse_line(void **unused)
 		{ "   ", true, 1 },
 		{ "net.core.somaxconn", true, -EBADMSG },
 		{ "net.core.somaxconn =", true, -EINVAL },
+		{ "net.core.somaxconn = \f", true, -EINVAL },
 		{ "net..core = 1", true, -EINVAL },
 		{ "net.core/../x = 1", true, -EINVAL },
 		{ "NET.core = 1", true, -EINVAL },
@@ -60,43 +63,136 @@ static void test_parse_line(void **unused)
 	}
 }
 
+struct seen {
+	unsigned lines[8];
+	int errors[8];
+	size_t n;
+};
+
+static void record_bad(void *userdata, const char *file, unsigned line, int error)
+{
+	struct seen *seen = userdata;
+
+	if (seen->n < ELEMENTSOF(seen->lines)) {
+		seen->lines[seen->n] = line;
+		seen->errors[seen->n++] = error;
+	}
+}
+
+/* Every bad line of our fragment is reported, and the good ones kept. */
 static void test_parse_file_strict(void **unused)
 {
 	struct assignments a = { 0 };
-	char *root = scratch_new(), big[LINE_MAX_LEN + 10];
-	unsigned line = 0;
+	struct seen seen = { 0 };
+	const struct sysctld_report report = { record_bad, &seen };
+	char *root = scratch_new();
 
 	scratch_write(root, "/good.conf",
 		      "# x\nnet.core.somaxconn = 1\n-net.core.rmem_max = 2\n");
-	assert_int_equal(sysctld_parse_file(root, "/good.conf", true, &a, &line), 0);
+	assert_int_equal(sysctld_parse_file(root, "/good.conf", true, &a, &report), 0);
 	assert_int_equal(a.n, 2);
 	assert_string_equal(a.items[1].file, "/good.conf");
 	assert_int_equal(a.items[1].line, 3);
+	assert_int_equal(seen.n, 0);
 	assignments_free(&a);
 
-	scratch_write(root, "/bad.conf", "net.core.somaxconn = 1\n\nnet/../x = 1\n");
-	assert_int_equal(sysctld_parse_file(root, "/bad.conf", true, &a, &line), -EINVAL);
-	assert_int_equal(line, 3);
+	scratch_write(
+		root, "/bad.conf",
+		"net.core.somaxconn = 1\n\nnet/../x = 1\nnonsense\nnet.core.rmem_max = 2\n");
+	assert_int_equal(sysctld_parse_file(root, "/bad.conf", true, &a, &report),
+			 -EINVAL);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.lines[0], 3);
+	assert_int_equal(seen.errors[0], -EINVAL);
+	assert_int_equal(seen.lines[1], 4);
+	assert_int_equal(seen.errors[1], -EBADMSG);
+	assert_int_equal(a.n, 2);
+	assert_string_equal(a.items[1].key, "net.core.rmem_max");
 	assignments_free(&a);
+
 	/* Read the way systemd reads other files, the line is only a key that
 	 * matches nothing, and a line without "=" is skipped. */
-	scratch_write(root, "/bad.conf",
-		      "net.core.somaxconn = 1\nnonsense\nnet/../x = 1\n");
-	assert_int_equal(sysctld_parse_file(root, "/bad.conf", false, &a, &line), 0);
-	assert_int_equal(a.n, 2);
+	seen.n = 0;
+	assert_int_equal(sysctld_parse_file(root, "/bad.conf", false, &a, &report), 0);
+	assert_int_equal(a.n, 3);
+	assert_int_equal(seen.n, 0);
 	assignments_free(&a);
 
-	memset(big, 'a', sizeof(big) - 2);
-	big[sizeof(big) - 2] = '\n';
-	big[sizeof(big) - 1] = '\0';
-	scratch_write(root, "/long.conf", big);
-	assert_int_equal(sysctld_parse_file(root, "/long.conf", true, &a, &line), -E2BIG);
-	assert_int_equal(line, 1);
-	assignments_free(&a);
-
-	assert_int_equal(sysctld_parse_file(root, "/missing.conf", true, &a, &line),
+	assert_int_equal(sysctld_parse_file(root, "/missing.conf", true, &a, &report),
 			 -ENOENT);
 	scratch_free(root);
+}
+
+/* systemd's ends of line and its line limit, byte for byte. */
+static void test_read_line(void **unused)
+{
+	static const struct {
+		const char *data;
+		size_t len;
+		const char *lines; /* the lines read, each followed by '|' */
+	} cases[] = {
+		{ "a\nb\n", 4, "a|b|" },  { "a\r\nb", 4, "a|b|" },
+		{ "a\n\rb", 4, "a|b|" },  { "a\rb\rc", 5, "a|b|c|" },
+		{ "a\n\nb", 4, "a||b|" }, { "a\r\rb", 4, "a||b|" },
+		{ "a\0b", 3, "a|b|" },	  { "a\n\0b", 4, "a|b|" },
+		{ "a\0\nb", 4, "a||b|" }, { "", 0, "" },
+		{ "\n", 1, "|" },
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		FILE *f = fmemopen((void *)cases[i].data, cases[i].len, "r");
+		char got[64] = "", *line = NULL;
+		size_t cap = 0;
+
+		if (cases[i].len == 0)
+			f = fopen("/dev/null", "r");
+		assert_non_null(f);
+		while (sysctld_read_line(f, &line, &cap) == 1) {
+			strcat(got, line);
+			strcat(got, "|");
+		}
+		if (strcmp(got, cases[i].lines) != 0)
+			fail_msg("case %zu: got '%s', want '%s'", i, got, cases[i].lines);
+		free(line);
+		fclose(f);
+	}
+}
+
+/* A line of SYSCTLD_LINE_MAX bytes is read; one more is -ENOBUFS and ends the
+ * file, as in systemd-sysctl: the lines before it count, those after not. */
+static void test_line_limit(void **unused)
+{
+	size_t len = SYSCTLD_LINE_MAX + 64;
+	char *data = malloc(len + 64), *p = data;
+	struct assignments a = { 0 };
+	struct seen seen = { 0 };
+	const struct sysctld_report report = { record_bad, &seen };
+	FILE *f;
+
+	p += sprintf(p, "net.core.somaxconn = 1\nnet.core.rmem_max = ");
+	memset(p, '7', SYSCTLD_LINE_MAX - strlen("net.core.rmem_max = "));
+	p += SYSCTLD_LINE_MAX - strlen("net.core.rmem_max = ");
+	p += sprintf(p, "\nnet.ipv4.tcp_sack = 1\n");
+	f = fmemopen(data, (size_t)(p - data), "r");
+	assert_int_equal(sysctld_parse_stream(f, "/x.conf", false, NULL, &a, &report), 0);
+	assert_int_equal(a.n, 3);
+	assert_int_equal(strlen(a.items[1].value), VALUE_MAX);
+	fclose(f);
+	assignments_free(&a);
+
+	p = data + sprintf(data, "net.core.somaxconn = 1\nnet.core.rmem_max = ");
+	memset(p, '7', SYSCTLD_LINE_MAX - strlen("net.core.rmem_max = ") + 1);
+	p += SYSCTLD_LINE_MAX - strlen("net.core.rmem_max = ") + 1;
+	p += sprintf(p, "\nnet.ipv4.tcp_sack = 1\n");
+	f = fmemopen(data, (size_t)(p - data), "r");
+	assert_int_equal(sysctld_parse_stream(f, "/x.conf", false, NULL, &a, &report),
+			 -ENOBUFS);
+	assert_int_equal(a.n, 1);
+	assert_int_equal(seen.n, 1);
+	assert_int_equal(seen.lines[0], 2);
+	fclose(f);
+	assignments_free(&a);
+	free(data);
 }
 
 /* systemd's order: names sorted across all directories, /etc shadowing a
@@ -104,9 +200,31 @@ static void test_parse_file_strict(void **unused)
  * beating a glob. */
 static void test_winner(void **unused)
 {
-	struct assignments all = { 0 };
+	static const struct {
+		const char *key, *file, *value;
+	} want[] = {
+		{ "net.core.default_qdisc", "/etc/sysctl.d/60-wp-panel-nettune.conf",
+		  "fq" },
+		{ "net.ipv4.tcp_fin_timeout", "/run/sysctl.d/70-run.conf", "20" },
+		{ "net.core.somaxconn", "/etc/sysctl.d/60-wp-panel-nettune.conf", NULL },
+		{ "net.core.netdev_max_backlog", "/usr/lib/sysctl.d/90-glob.conf", "7" },
+		/* Hidden by a directory, a FIFO, a dangling link, an empty file. */
+		{ "net.ipv4.tcp_rmem", NULL, NULL },
+		{ "net.ipv4.tcp_wmem", NULL, NULL },
+		{ "net.ipv4.tcp_sack", NULL, NULL },
+	};
+	struct assignments all = { 0 }, ours = { 0 };
+	struct seen seen = { 0 };
+	const struct sysctld_report report = { record_bad, &seen };
 	const struct assignment *w;
 	char *root = scratch_new(), link[PATH_MAX_LEN];
+	struct assignment mine[] = { { .key = "net.core.default_qdisc" },
+				     { .key = "net.ipv4.tcp_fin_timeout" },
+				     { .key = "net.core.somaxconn" },
+				     { .key = "net.core.netdev_max_backlog" },
+				     { .key = "net.ipv4.tcp_sack" },
+				     { .key = "net.ipv4.tcp_rmem" },
+				     { .key = "net.ipv4.tcp_wmem" } };
 
 	scratch_write(
 		root, "/usr/lib/sysctl.d/50-default.conf",
@@ -124,28 +242,51 @@ static void test_winner(void **unused)
 	scratch_write(root, "/etc/sysctl.d/README", "net.core.somaxconn = 2\n");
 	snprintf(link, sizeof(link), "%s/etc/sysctl.d/80-masked.conf", root);
 	assert_int_equal(symlink("/dev/null", link), 0);
+	/* Entries systemd 257 lists without looking, which hide the /usr/lib
+	 * files of their names: a directory, a FIFO, a dangling link, an
+	 * empty file. */
+	scratch_write(root, "/usr/lib/sysctl.d/81-dir.conf",
+		      "net.ipv4.tcp_rmem = 1 2 3\n");
+	scratch_write(root, "/etc/sysctl.d/81-dir.conf/x", "");
+	scratch_write(root, "/usr/lib/sysctl.d/82-fifo.conf",
+		      "net.ipv4.tcp_wmem = 1 2 3\n");
+	snprintf(link, sizeof(link), "%s/etc/sysctl.d/82-fifo.conf", root);
+	assert_int_equal(mkfifo(link, 0644), 0);
+	scratch_write(root, "/usr/lib/sysctl.d/83-dangling.conf",
+		      "net.ipv4.tcp_sack = 0\n");
+	snprintf(link, sizeof(link), "%s/etc/sysctl.d/83-dangling.conf", root);
+	assert_int_equal(symlink("/nonexistent", link), 0);
+	scratch_write(root, "/etc/sysctl.d/84-empty.conf", "");
+	scratch_write(root, "/usr/lib/sysctl.d/84-empty.conf", "net.ipv4.tcp_sack = 5\n");
+	/* Assignments of keys not ours are not kept. */
+	scratch_write(root, "/usr/lib/sysctl.d/10-other.conf",
+		      "kernel.pid_max = 1\nfs.x = 2\n");
+	ours.items = mine;
+	ours.n = ELEMENTSOF(mine);
 
-	assert_int_equal(sysctld_load_all(root, &all), 0);
+	assert_int_equal(sysctld_load_all(root, &ours, &all, &report), 0);
+	assert_int_equal(seen.n, 2);
+	assert_int_equal(seen.errors[0], -EISDIR);
+	assert_int_equal(seen.errors[1], -EAGAIN);
 
-	w = sysctld_winner(&all, "net.core.default_qdisc");
-	assert_non_null(w);
-	assert_string_equal(w->file, "/etc/sysctl.d/60-wp-panel-nettune.conf");
-	assert_string_equal(w->value, "fq");
-
-	w = sysctld_winner(&all, "net.ipv4.tcp_fin_timeout");
-	assert_non_null(w);
-	assert_string_equal(w->file, "/run/sysctl.d/70-run.conf");
-	assert_string_equal(w->value, "20");
-
-	w = sysctld_winner(&all, "net.core.somaxconn");
-	assert_non_null(w);
-	assert_string_equal(w->file, "/etc/sysctl.d/60-wp-panel-nettune.conf");
-
-	w = sysctld_winner(&all, "net.core.netdev_max_backlog");
-	assert_non_null(w);
-	assert_string_equal(w->file, "/usr/lib/sysctl.d/90-glob.conf");
-
-	assert_null(sysctld_winner(&all, "net.ipv4.tcp_sack"));
+	for (size_t i = 0; i < ELEMENTSOF(want); i++) {
+		w = sysctld_winner(&all, want[i].key);
+		if (!want[i].file && w)
+			fail_msg("%s: %s from %s, want none", want[i].key, w->value,
+				 w->file);
+		if (!want[i].file)
+			continue;
+		if (!w)
+			fail_msg("%s: no winner", want[i].key);
+		if (strcmp(w->file, want[i].file) != 0 ||
+		    (want[i].value && strcmp(w->value, want[i].value) != 0))
+			fail_msg("%s: %s from %s, want %s from %s", want[i].key, w->value,
+				 w->file, want[i].value ? want[i].value : "any",
+				 want[i].file);
+	}
+	for (size_t i = 0; i < all.n; i++)
+		assert_string_not_equal(all.items[i].file,
+					"/usr/lib/sysctl.d/10-other.conf");
 	assignments_free(&all);
 	scratch_free(root);
 }
@@ -174,6 +315,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_line),
 		cmocka_unit_test(test_parse_file_strict),
+		cmocka_unit_test(test_read_line),
+		cmocka_unit_test(test_line_limit),
 		cmocka_unit_test(test_winner),
 		cmocka_unit_test(test_modules),
 	};

@@ -1,6 +1,9 @@
 # Tests. make check runs them all; each group also has its own target.
 #   check-unit      cmocka unit tests and the --root fixture tests (no root needed)
 #   check-sanitize  the same, built with AddressSanitizer and UBSan
+#   check-robust    concurrent runs, and runs killed at every write (strace)
+#   check-fuzz      the sysctl.d and record parsers under libFuzzer, a few seconds each
+#   fuzz            the same for FUZZ_SECONDS (default 600) each
 #   check-netns     apply and revert against the real kernel in a throwaway netns (root)
 #   check-repro     two builds of the package are byte-identical (root, make-deb)
 #   check-vm        the Debian 13 acceptance scenarios in a QEMU VM (root)
@@ -34,6 +37,8 @@ $(B)/test-%: $(B)/tests/test-%.o $(B)/tests/helpers.o $(LIB_OBJ)
 check: check-deps
 	$(MAKE) check-unit
 	$(MAKE) check-sanitize
+	$(MAKE) check-robust
+	$(MAKE) check-fuzz
 	$(MAKE) check-netns
 	$(MAKE) check-repro
 	$(MAKE) check-vm
@@ -51,6 +56,37 @@ check-sanitize:
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \
 		$(MAKE) B=build/sanitize CFLAGS="$(SAN_FLAGS)" LDFLAGS="$(SAN_FLAGS)" check-unit
 
+check-robust: $(B)/wp-panel-nettune
+	tests/robust-test.sh $(B)/wp-panel-nettune
+
+# libFuzzer needs clang. The corpus grows in build/fuzz/corpus-*, seeded from
+# tests/fuzz/seed-*.
+FUZZ_TARGETS = sysctld state
+FUZZ_SRC = src/util.c src/sysctl.c src/sysctld.c src/state.c
+FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_SECONDS = 600
+FUZZ_CHECK_SECONDS = 5
+
+$(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_SRC) src/*.h
+	@mkdir -p $(@D)
+	clang $(BASE_CFLAGS) $(FUZZ_FLAGS) -Isrc -o $@ $< $(FUZZ_SRC)
+
+fuzz-run = set -e; for t in $(FUZZ_TARGETS); do \
+		mkdir -p $(B)/fuzz/corpus-$$t; \
+		echo "== fuzz-$$t, $(1) s"; \
+		$(B)/fuzz/fuzz-$$t -max_total_time=$(1) -max_len=4096 -print_final_stats=1 \
+			-artifact_prefix=$(B)/fuzz/$$t- \
+			$(B)/fuzz/corpus-$$t tests/fuzz/seed-$$t >$(B)/fuzz/$$t.log 2>&1 || \
+			{ tail -n 40 $(B)/fuzz/$$t.log; exit 1; }; \
+		grep -E '^stat::number_of_executed_units' $(B)/fuzz/$$t.log; \
+	done
+
+check-fuzz: $(patsubst %,$(B)/fuzz/fuzz-%,$(FUZZ_TARGETS))
+	@$(call fuzz-run,$(FUZZ_CHECK_SECONDS))
+
+fuzz: $(patsubst %,$(B)/fuzz/fuzz-%,$(FUZZ_TARGETS))
+	@$(call fuzz-run,$(FUZZ_SECONDS))
+
 check-netns: $(B)/wp-panel-nettune
 	tests/netns-test.sh $(B)/wp-panel-nettune
 
@@ -61,4 +97,4 @@ check-vm:
 	tests/vm/run
 .PHONY: check-repro
 
-.PHONY: check check-deps check-unit check-sanitize check-netns check-vm
+.PHONY: check check-deps check-unit check-sanitize check-robust check-fuzz fuzz check-netns check-vm

@@ -1,0 +1,168 @@
+#!/bin/sh
+# The record under stress, on --root trees: several applies and reverts at
+# once, and runs killed (SIGKILL through strace's fault injection) before
+# every write, rename and fsync they make. After each, a plain revert must
+# leave the tree byte-identical to what it was before the first apply.
+#
+# usage: tests/robust-test.sh BINARY
+# NETTUNE_ROBUST_ITERATIONS sets the concurrency rounds (default 40).
+set -eu
+
+bin=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"
+work=$(mktemp -d /tmp/nettune-robust.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+rounds=${NETTUNE_ROBUST_ITERATIONS:-40}
+
+fragment=/etc/sysctl.d/60-wp-panel-nettune.conf
+modules=/etc/modules-load.d/wp-panel-nettune.conf
+state=/var/lib/wp-panel-nettune/state
+
+snapshot() {
+	(cd "$1" && find . -printf '%p %y %m %s %l\n' | LC_ALL=C sort &&
+		find . -type f -exec sha256sum {} + | LC_ALL=C sort -k2)
+}
+
+# fresh DIR: a copy of the captured Debian 13 tree, fragments installed.
+fresh() {
+	rm -rf "$1"
+	cp -a "$here/fixtures/debian13-2cpu" "$1"
+	mkdir -p "$1/var/lib" "$1/etc/sysctl.d" "$1/etc/modules-load.d"
+	"$bin" --root "$1" render sysctl >"$1$fragment"
+	"$bin" --root "$1" render modules >"$1$modules"
+}
+
+# restored NAME TREE: revert, then the tree must be as in $work/before.
+restored() {
+	"$bin" --root "$2" revert >"$work/revert.out" 2>&1 || true
+	snapshot "$2" >"$work/after"
+	if cmp -s "$work/before" "$work/after"; then
+		return 0
+	fi
+	echo "# $1: $(diff "$work/before" "$work/after" | grep '^[<>]' | head -5 | tr '\n' ' ')"
+	return 1
+}
+
+# One writer at a time: three applies and a revert at once, again and again.
+t=$work/tree
+fresh "$t"
+snapshot "$t" >"$work/before"
+good=0
+for i in $(seq "$rounds"); do
+	pids=
+	for cmd in apply apply revert apply; do
+		"$bin" --root "$t" "$cmd" >"$work/run.$cmd.$i" 2>&1 &
+		pids="$pids $!"
+	done
+	bad=0
+	for pid in $pids; do
+		wait "$pid" || bad=1
+	done
+	if [ "$bad" = 0 ] && restored "concurrent round $i" "$t"; then
+		good=$((good + 1))
+	fi
+done
+echo "# concurrency: $good of $rounds rounds restored the tree exactly"
+check_eq "concurrent applies and reverts: every round restored exactly" "$rounds" "$good"
+
+# A run that holds the lock makes another wait, then give up with a message.
+fresh "$t"
+mkdir -p "$t/var/lib/wp-panel-nettune"
+flock "$t/var/lib/wp-panel-nettune/lock" sleep 3 &
+holder=$!
+sleep 0.5
+WP_PANEL_NETTUNE_LOCK_TIMEOUT=1 check_rc "apply gives up on a held lock" 1 \
+	"$bin" --root "$t" apply
+check_match "and says why" "lock: another wp-panel-nettune is applying or reverting; gave up after 1 s" "$out"
+check "and changed nothing" test ! -e "$t$state"
+wait "$holder"
+check_rc "apply runs once the lock is free" 0 "$bin" --root "$t" apply
+check "and leaves no lock file behind" test ! -e "$t/var/lib/wp-panel-nettune/lock"
+
+# An override status cannot read is reported, and status cannot call the
+# machine in effect (systemd-sysctl, as root at boot, reads what the admin
+# may not). Run as nobody, on a tree nobody can read but for that file.
+if command -v setpriv >/dev/null 2>&1; then
+	fresh "$t"
+	"$bin" --root "$t" apply >/dev/null
+	chmod 755 "$work"
+	echo "net.core.somaxconn = 1" >"$t/etc/sysctl.d/70-secret.conf"
+	chmod 600 "$t/etc/sysctl.d/70-secret.conf"
+	check_rc "status with an unreadable override exits 3" 3 \
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" --root "$t" status
+	check_match "and names it" "warning: cannot read .*/etc/sysctl.d/70-secret.conf: Permission denied; what systemd-sysctl sets at boot is unknown" "$out"
+	rm "$t/etc/sysctl.d/70-secret.conf"
+	chmod 700 "$work"
+	"$bin" --root "$t" revert >/dev/null
+else
+	fail "setpriv (util-linux) is needed for the unreadable-override test"
+fi
+
+if ! command -v strace >/dev/null 2>&1; then
+	fail "strace is needed for the crash tests (apt install strace)"
+	summary
+	exit 1
+fi
+
+# crash NAME SETUP CMD: for every write, rename and fsync of CMD on a tree
+# prepared by SETUP, kill CMD just before it, then revert: the tree must be
+# as before. SETUP runs in the tree's parent, with $t set.
+crash() {
+	name=$1 setup=$2 cmd=$3
+	total=0 good=0
+	for call in write renameat fsync; do
+		n=1
+		while :; do
+			fresh "$t"
+			snapshot "$t" >"$work/before"
+			$setup
+			rc=0
+			strace -f -qq -o /dev/null -e trace="$call" \
+				-e inject="$call":signal=KILL:when="$n" \
+				"$bin" --root "$t" "$cmd" >/dev/null 2>&1 || rc=$?
+			[ "$rc" = 0 ] && break # ran to the end: no call left to kill
+			total=$((total + 1))
+			[ -f "$work/fragment" ] && cp "$work/fragment" "$t$fragment"
+			if restored "$name, killed at $call $n" "$t"; then
+				good=$((good + 1))
+			fi
+			n=$((n + 1))
+		done
+	done
+	echo "# crash, $name: $good of $total kill points restored the tree exactly"
+	check_eq "$name: killed at any point, revert restores the tree" "$total" "$good"
+	check_match "$name: killed at many points" '^[1-9][0-9]' "$total"
+}
+
+no_setup() {
+	rm -f "$work/fragment"
+}
+# An edited fragment over an applied one: the re-apply is what gets killed.
+applied_then_edited() {
+	rm -f "$work/fragment"
+	"$bin" --root "$t" apply >/dev/null
+	cp "$t$fragment" "$work/fragment"
+	sed -i -e 's/^net.core.somaxconn = .*/net.core.somaxconn = 1234/' \
+		-e 's/^net.ipv4.tcp_congestion_control = .*/net.ipv4.tcp_congestion_control = reno/' \
+		"$t$fragment"
+}
+applied() {
+	rm -f "$work/fragment"
+	"$bin" --root "$t" apply >/dev/null
+}
+
+crash "apply" no_setup apply
+crash "apply after an edit" applied_then_edited apply
+crash "revert" applied revert
+
+# Stale temporary records of a killed run are removed by the next one.
+fresh "$t"
+snapshot "$t" >"$work/before"
+mkdir -p "$t/var/lib/wp-panel-nettune"
+echo partial >"$t$state.tmp1a2b3c"
+check_rc "a run after a crash" 0 "$bin" --root "$t" apply
+check "removes the temporary record left behind" test ! -e "$t$state.tmp1a2b3c"
+check "restored after the stale file" restored "stale temporary" "$t"
+
+summary
