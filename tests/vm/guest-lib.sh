@@ -223,19 +223,20 @@ check_profile_in_effect() {
 }
 
 # check_record SNAPSHOT: the record of originals is well formed, each
-# original is the value SNAPSHOT (taken before the install) had, and each
-# applied value is the live one.
+# original is the value SNAPSHOT (taken before the install) had, each
+# applied value is the live one, and no write is left pending.
 check_record() {
-	check_eq "record header" "# wp-panel-nettune state 1" "$(head -n 1 "$NT_STATE")"
+	check_eq "record header" "# wp-panel-nettune state 2" "$(head -n 1 "$NT_STATE")"
 	check_eq "record ends with '# end'" "# end" "$(tail -n 1 "$NT_STATE")"
 	_n=0
 	_tab=$(printf '\t')
-	while IFS="$_tab" read -r _key _original _applied; do
+	while IFS="$_tab" read -r _key _original _applied _pending; do
 		case $_key in '#'* | '') continue ;; esac
 		_n=$((_n + 1))
 		check_eq "record: $_key original is the pre-install value" \
 			"$(snapshot_get "$1" "$_key")" "$_original"
 		check_eq "record: $_key applied is live" "$_applied" "$(sysctl_value "$_key")"
+		check_eq "record: $_key has no write pending" "" "$_pending"
 	done <"$NT_STATE"
 	check "record lists keys ($_n)" test "$_n" -gt 0
 }
