@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "modulesd.h"
 #include "modload.h"
 #include "nettune.h"
 #include "render.h"
@@ -177,7 +178,7 @@ static int read_modules(const struct context *ctx, struct modules *ret)
 	unsigned line = 0;
 	int r;
 
-	r = modules_parse_file(ctx->root, FRAGMENT_MODULES, ret, &line);
+	r = modulesd_parse_file(ctx->root, FRAGMENT_MODULES, ret, &line);
 	if (r == -ENOENT) {
 		ret->n = 0;
 		return 0;

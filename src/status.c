@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "modulesd.h"
 #include "nettune.h"
 #include "qdisc.h"
 #include "render.h"
@@ -186,7 +187,7 @@ int command_status(const struct context *ctx, int argc, char **argv)
 	}
 
 	printf("\ntcp_bbr: %s\n", modstate_to_string(info.bbr));
-	if (modules_parse_file(ctx->root, FRAGMENT_MODULES, &modules, &line) == 0)
+	if (modulesd_parse_file(ctx->root, FRAGMENT_MODULES, &modules, &line) == 0)
 		for (size_t i = 0; i < modules.n; i++)
 			if (strcmp(modules.names[i], "tcp_bbr") == 0 &&
 			    !modstate_usable(info.bbr)) {

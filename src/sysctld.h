@@ -34,14 +34,6 @@ struct sysctld_report {
 	void *userdata;
 };
 
-#define MODULE_NAME_MAX 64
-#define MODULES_MAX 16
-
-struct modules {
-	size_t n;
-	char names[MODULES_MAX][MODULE_NAME_MAX];
-};
-
 int sysctld_read_line(FILE *f, char **buf, size_t *cap);
 int sysctld_parse_line(const char *line, bool strict, struct assignment *ret);
 int sysctld_parse_stream(FILE *f, const char *file, bool strict,
@@ -54,6 +46,3 @@ int sysctld_load_all(const char *root, const struct assignments *ours,
 const char *sysctld_strerror(int error);
 const struct assignment *sysctld_winner(const struct assignments *all, const char *key);
 void assignments_free(struct assignments *a);
-
-int modules_parse_file(const char *root, const char *file, struct modules *ret,
-		       unsigned *ret_line);
