@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "modulesd.h"
@@ -36,6 +37,18 @@ bool kernel_off_limits(const struct context *ctx, const struct sysinfo *info)
 		return true;
 	}
 	return false;
+}
+
+/* Changing this machine's kernel and its record takes root; without it the
+ * writes would fail one by one and look like a read-only /proc/sys. A tree
+ * given with --root, and --dry-run, need no privileges. */
+static bool refuse_without_root(const struct context *ctx, const char *command)
+{
+	if (ctx->root[0] != '\0' || ctx->dry_run || geteuid() == 0)
+		return false;
+	log_error("%s needs root: it changes the running kernel and the record in %s",
+		  command, STATE_DIR);
+	return true;
 }
 
 int detect_or_log(const struct context *ctx, struct sysinfo *ret_info)
@@ -470,6 +483,8 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 	struct sysinfo info;
 	int r, ret = 0, lock, bad_lines;
 
+	if (refuse_without_root(ctx, "apply"))
+		return EXIT_FAILURE;
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
 	if (kernel_off_limits(ctx, &info))
@@ -527,6 +542,8 @@ int command_revert(const struct context *ctx, int argc, char **argv)
 	struct sysinfo info;
 	int r, ret = 0, lock;
 
+	if (refuse_without_root(ctx, "revert"))
+		return EXIT_FAILURE;
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
 	if (kernel_off_limits(ctx, &info))

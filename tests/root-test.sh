@@ -495,6 +495,22 @@ check_rc "sysctl.conf read through 99-sysctl.conf" 0 "$bin" --root "$t" override
 check_match "is listed as that file" "^$t/etc/sysctl.d/99-sysctl.conf sets 2 keys of " "$out"
 check_eq "and not noted" 0 "$(printf '%s\n' "$out" | grep -c '^note')"
 
+# apply and revert on this machine need root; they say so and exit 1 before
+# reading or writing anything. As root, the suite drops to nobody for it.
+unprivileged() {
+	if [ "$(id -u)" = 0 ]; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	else
+		"$@"
+	fi
+}
+for cmd in apply revert; do
+	check_rc "$cmd without root fails" 1 unprivileged "$bin" "$cmd"
+	check_eq "$cmd without root: one line that says why" \
+		"wp-panel-nettune: $cmd needs root: it changes the running kernel and the record in /var/lib/wp-panel-nettune" \
+		"$out"
+done
+
 # Usage errors exit 2.
 check_rc "no command" 2 "$bin"
 check_rc "an unknown command" 2 "$bin" frobnicate
