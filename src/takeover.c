@@ -182,14 +182,15 @@ static int move_aside(const char *root, const char *data, size_t len,
 	if (root_path(dir, sizeof(dir), root, TAKEOVER_DIR) < 0 ||
 	    root_path(copy, sizeof(copy), root, COPY_PATH) < 0 ||
 	    root_path(record, sizeof(record), root, TAKEOVER_RECORD) < 0 ||
-	    root_path(orig, sizeof(orig), root, TAKEOVER_PATH) < 0 ||
-	    root_path(state, sizeof(state), root, TAKEOVER_DIR) < 0)
+	    root_path(orig, sizeof(orig), root, TAKEOVER_PATH) < 0)
 		return -ENAMETOOLONG;
 	n = takeover_record_format(TAKEOVER_PATH, st->st_mode, variant, text,
 				   sizeof(text));
 	if (n < 0)
 		return n;
 
+	/* The state directory, parent of the takeover one. */
+	strcpy(state, dir);
 	*strrchr(state, '/') = '\0';
 	had_state = lstat(state, &old) == 0;
 	*ret_what = "cannot create " TAKEOVER_DIR;
