@@ -53,14 +53,16 @@ vm_die() {
 	exit 1
 }
 
-# The cache key: the package list and everything that shapes the image (this
-# file and the files copied into the image), so that a changed recipe builds
-# a new image instead of reusing a stale one.
+# The cache key: the package list and everything that shapes the image (the
+# two functions that build it, as bash prints them, and the files copied
+# into it), so that a changed recipe builds a new image instead of reusing a
+# stale one, while a change elsewhere in this file keeps the cached one.
 vm_image_key() {
 	{
 		echo "$VM_SUITE"
 		printf '%s\n' "$@" | sort -u
-		cat "$VM_LIBDIR/lib.sh" "$VM_LIBDIR"/image/*
+		declare -f vm_image_build vm_image_customize
+		cat "$VM_LIBDIR"/image/*
 	} | sha256sum | cut -c1-16
 }
 
