@@ -623,15 +623,18 @@ forget_paths() {
 	return 0
 }
 
-# visit_stream STREAM END OUT CA URL TIMEOUT: one visitor after another
-# until END (epoch seconds), each a new curl process: a new TCP connection,
-# a full TLS 1.3 handshake (a new process has no session to resume), one
-# page, then the connection closes. One line per visit; curl's own errors
-# go to OUT.err. Runs in the client's namespace, in a bash of its own.
+# visit_stream STREAM END OUT CA URL TIMEOUT: one visitor after another,
+# the first at once and the next ones until END (epoch seconds), each a new
+# curl process: a new TCP connection, a full TLS 1.3 handshake (a new
+# process has no session to resume), one page, then the connection closes.
+# One line per visit; curl's own errors go to OUT.err, after a line saying
+# when the stream started. Runs in the client's namespace, in a bash of its
+# own.
 # shellcheck disable=SC2317 # called there, through export -f
 visit_stream() {
 	local s=$1 end=$2 out=$3 ca=$4 url=$5 timeout=$6 i=0
-	while [ "$EPOCHSECONDS" -lt "$end" ]; do
+	echo "stream $s started at $EPOCHSECONDS, ends at $end" >>"$out.err"
+	while [ "$i" = 0 ] || [ "$EPOCHSECONDS" -lt "$end" ]; do
 		i=$((i + 1))
 		curl -sS -o /dev/null --cacert "$ca" --tlsv1.3 --no-sessionid --max-time "$timeout" \
 			-w "visit stream=$s n=$i http=%{http_code} size=%{size_download} tcp=%{time_connect} tls=%{time_appconnect} ttfb=%{time_starttransfer} total=%{time_total}" \
