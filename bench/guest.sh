@@ -668,10 +668,10 @@ run_cell() {
 		(
 			sleep $((WRK_DURATION / 2))
 			{
-			in_ns srv ss -tin state established '( sport = :443 )'
-			echo "# nginx's threads: the CPU each last ran on (psr), CPU time"
-			ps -L -C nginx -o pid,tid,psr,time,comm
-		} >"$RAW/$tag-ss.txt" 2>&1
+				in_ns srv ss -tin state established '( sport = :443 )'
+				echo "# nginx's threads: the CPU each last ran on (psr), CPU time"
+				ps -L -C nginx -o pid,tid,psr,time,comm
+			} >"$RAW/$tag-ss.txt" 2>&1
 		) &
 		cpu_mark keepalive_start "$cpu"
 		in_ns cli wrk -t2 -c10 -d"${WRK_DURATION}s" --timeout "${WRK_TIMEOUT}s" --latency \
@@ -682,7 +682,8 @@ run_cell() {
 	esac
 
 	# New visitors: VISITORS streams side by side, each a new connection
-	# per page; started until VISIT_DURATION is up, the last ones finish.
+	# per page; each stream's first visit at once, more until
+	# VISIT_DURATION is up; the last ones finish.
 	: >"$RAW/$tag-visits.txt"
 	end=$((EPOCHSECONDS + VISIT_DURATION))
 	cpu_mark visitor_start "$cpu"
