@@ -3,8 +3,8 @@
 # make check        every test: unit, sanitizers, network namespace, Debian 13 VM
 # make deb          the Debian 13 package, built and linted in a trixie chroot
 # make repo         the signed apt repository build/repo/ (REPO_URL: where it is served)
-# make lint         clang-format, shellcheck, and the repeated-code report
-# make bench        the network benchmark, results in bench/results/
+# make lint         clang-format, shellcheck, Python syntax, and the repeated-code report
+# make bench        the network benchmark (at most 60 min), results in bench/results/
 # make bench-helper the helper's memory and time on large trees, in bench/helper-results/
 # make install      install into $(DESTDIR)$(PREFIX)
 
@@ -63,7 +63,7 @@ repo:
 lint:
 	tools/lint
 
-# The network benchmark in a Debian 13 VM (about 45 minutes); see bench/README.
+# The network benchmark in a Debian 13 VM (at most 60 minutes); see bench/README.
 bench:
 	bench/run
 

@@ -5,21 +5,24 @@
 #
 #   1. record the machine and the stock Debian 13 values of every key;
 #   2. build three network namespaces, server - router - client, with netem
-#      on the router (the emulated Internet path);
+#      on the router (the emulated Internet path), and an HTTPS server;
 #   3. time `apt-get install` / `apt-get purge` of the package and
 #      `wp-panel-nettune apply`, and read back what the installed package
-#      applied: that becomes profile C;
-#   4. run the rounds: for each round, for each link, the profiles A B C one
-#      after the other, each applied to the server's namespace, then wrk and
-#      curl from the client's namespace.
+#      applied: that becomes the profile "package"; the candidates are it
+#      plus one change each (/host/candidates); then split the two vCPUs:
+#      the server gets CPU 1 alone, the client, the router and everything
+#      else CPU 0;
+#   4. run the rounds: for each round, for each link, each profile applied
+#      to the server's namespace, then three loads from the client's
+#      namespace: keep-alive (wrk), new visitors (a new TCP and TLS
+#      connection per page), and the 2 MB download.
 #
-# It writes raw outputs only (wrk's and curl's text, read-back settings,
-# timings) under /host/out; bench/report turns them into CSV, Markdown and a
-# plot on the host. All traffic stays inside the VM's own namespaces: the
-# VM has no network interface besides lo.
+# It writes raw outputs only (wrk's and curl's text, CPU counters, read-back
+# settings, timings) under /host/out; bench/report turns them into CSV,
+# Markdown and a plot on the host. All traffic stays inside the VM's own
+# namespaces: the VM has no network interface besides lo.
 #
-# Parameters come from /host/bench.env (written by bench/run): ROUNDS,
-# WRK_DURATION, WRK_TIMEOUT, FETCHES, TIMING_RUNS.
+# Parameters come from /host/bench.env (written by bench/run).
 set -u
 
 # shellcheck source=/dev/null
@@ -28,15 +31,22 @@ set -u
 OUT=/host/out
 RAW=$OUT/raw          # one file per measurement, as the tools printed it
 SET=$OUT/settings     # what each profile set, read back from the kernel
-PROF=/root/profiles   # the three profiles as sysctl.d files
+PROF=/root/profiles   # every profile as a sysctl.d file (+ NAME.route)
 DOCROOT=/srv/bench
+TLS=/etc/nginx/bench-tls
 NGINX_CONF=/etc/nginx/bench.conf
+NGINX_PID=/run/nginx-bench.pid
 INSTALLER_CONF=/etc/sysctl.d/99-wp-panel.conf
 PKG_FRAGMENT=/etc/sysctl.d/60-wp-panel-nettune.conf
-URL_PAGE=http://10.0.1.1:80/page.html   # explicit port: no /etc/services here
-URL_FILE=http://10.0.1.1:80/file-2mb.bin
+SERVER_IP=10.0.1.1
+ROUTER_SRV_IP=10.0.1.254
+URL_PAGE=https://$SERVER_IP:443/page.html   # explicit port: no /etc/services here
+URL_FILE=https://$SERVER_IP:443/file-2mb.bin
 PAGE_BYTES=69632      # 68 KiB, a WordPress front page's HTML
 FILE_BYTES=2097152    # 2 MiB
+# The CPU split: the server alone on one vCPU, the rest on the other.
+SERVER_CPU=1
+CLIENT_CPU=0
 
 mkdir -p "$RAW" "$SET" "$PROF"
 
@@ -78,9 +88,9 @@ read_keys() {
 }
 
 # parse_conf FILE ARRAY: ARRAY[KEY]=VALUE for each "[-]KEY = VALUE" line of
-# a sysctl.d file (a leading "-" only means "ignore errors"); white space in
-# values made single spaces. Plain bash: every process started costs time
-# under emulation.
+# a sysctl.d file (a leading "-" only means "ignore errors"; a later line
+# wins, as with sysctl -p); white space in values made single spaces. Plain
+# bash: every process started costs time under emulation.
 # shellcheck disable=SC2034,SC2004 # into is the caller's associative array
 parse_conf() {
 	local -n into=$2
@@ -103,6 +113,7 @@ conf_keys() {
 
 # ---------------------------------------------------------------------------
 say "guest up: $(nproc) CPUs, kernel $(uname -r)"
+[ "$(nproc)" -ge 2 ] || die "the benchmark needs 2 vCPUs, this VM has $(nproc)"
 
 # The image's nginx package starts nginx in the initial namespace at boot;
 # the benchmark runs its own in the server's namespace, so stop that one.
@@ -115,9 +126,11 @@ systemctl stop nginx.service 2>/dev/null
 	echo "cpus: $(nproc)"
 	echo "cpu_model: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 	echo "memory_kib: $(sed -n 's/^MemTotal: *\([0-9]*\) kB/\1/p' /proc/meminfo)"
+	echo "clock_ticks: $(getconf CLK_TCK)"
 	echo "wrk: $(dpkg-query -W -f '${Version}' wrk)"
-	echo "nginx: $(dpkg-query -W -f '${Version}' nginx 2>/dev/null || dpkg-query -W -f '${Version}' nginx-light)"
+	echo "nginx: $(nginx -v 2>&1 | sed 's/^nginx version: //')"
 	echo "curl: $(dpkg-query -W -f '${Version}' curl)"
+	echo "openssl: $(openssl version)"
 	echo "iproute2: $(dpkg-query -W -f '${Version}' iproute2)"
 	echo "package: $(dpkg-deb -f /host/pkg.deb Package) $(dpkg-deb -f /host/pkg.deb Version)"
 } >"$SET/machine.txt"
@@ -128,17 +141,23 @@ parse_conf /root/stock-sysctl.txt STOCK
 # ---------------------------------------------------------------------------
 # 2. The path: server (10.0.1.1) - router - client (10.0.2.1), veth pairs.
 say "building the namespaces"
-modprobe -a veth sch_netem sch_fq sch_fq_codel tcp_bbr || die "modprobe failed"
+modprobe -a veth sch_netem sch_fq sch_fq_codel tcp_bbr nf_tables || die "modprobe failed"
 for ns in srv rtr cli; do
 	ip netns add "$ns"
 	in_ns "$ns" ip link set lo up
 	# No IPv6 chatter (router solicitations, MLD) through the emulated path.
 	in_ns "$ns" sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
 done
+# One client address stands for many visitors: no connection may start
+# with what an earlier one left in the TCP metrics cache (ssthresh, RTT).
+# This is the test bed's, in both end namespaces, under every profile.
+for ns in srv cli; do
+	in_ns "$ns" sysctl -q -w net.ipv4.tcp_no_metrics_save=1
+done
 ip link add s-r netns srv type veth peer name r-s netns rtr
 ip link add c-r netns cli type veth peer name r-c netns rtr
-in_ns srv ip addr add 10.0.1.1/24 dev s-r
-in_ns rtr ip addr add 10.0.1.254/24 dev r-s
+in_ns srv ip addr add "$SERVER_IP/24" dev s-r
+in_ns rtr ip addr add "$ROUTER_SRV_IP/24" dev r-s
 in_ns rtr ip addr add 10.0.2.254/24 dev r-c
 in_ns cli ip addr add 10.0.2.1/24 dev c-r
 for pair in srv:s-r rtr:r-s rtr:r-c cli:c-r; do
@@ -147,14 +166,28 @@ for pair in srv:s-r rtr:r-s rtr:r-c cli:c-r; do
 	# then drop 45 packets at once for one "loss". Real paths lose single
 	# packets, so every hop here carries MTU-sized packets.
 	in_ns "$ns" ethtool -K "$dev" tso off gso off gro off >/dev/null 2>&1
+	# Receive steering and transmit queue: the server's device on the
+	# server's CPU, the router's and the client's on the other.
+	cpu=$CLIENT_CPU
+	[ "$ns" != srv ] || cpu=$SERVER_CPU
+	in_ns "$ns" sh -c "printf '%x\n' $((1 << cpu)) >/sys/class/net/$dev/queues/rx-0/rps_cpus &&
+		printf '%x\n' $((1 << cpu)) >/sys/class/net/$dev/queues/tx-0/xps_cpus" ||
+		die "cannot steer $dev to CPU $cpu"
 	in_ns "$ns" ip link set "$dev" up
 	echo "$dev ($ns): $(in_ns "$ns" ethtool -k "$dev" |
 		grep -E '^(tcp-segmentation-offload|generic-segmentation-offload|generic-receive-offload):' |
-		tr -s ' \n' ' ')" >>"$SET/offloads.txt"
+		tr -s ' \n' ' ') rps_cpus $(in_ns "$ns" cat "/sys/class/net/$dev/queues/rx-0/rps_cpus")" \
+		>>"$SET/offloads.txt"
 done
-in_ns srv ip route add default via 10.0.1.254
 in_ns cli ip route add default via 10.0.2.254
 in_ns rtr sysctl -q -w net.ipv4.ip_forward=1
+# server_route [ATTRIBUTE...]: the server's default route, with the given
+# route attributes (initcwnd ...) or none.
+server_route() {
+	# shellcheck disable=SC2068 # attribute words
+	in_ns srv ip route replace default via "$ROUTER_SRV_IP" dev s-r $@ || die "ip route $*"
+}
+server_route
 
 # A child namespace may only pick a congestion control the initial
 # namespace allows (EPERM otherwise); on a real server the profile sets BBR
@@ -162,9 +195,10 @@ in_ns rtr sysctl -q -w net.ipv4.ip_forward=1
 sysctl -q -w net.ipv4.tcp_allowed_congestion_control="reno cubic bbr" ||
 	die "cannot allow bbr"
 
-# set_link NAME: puts the link's netem qdiscs on the router's two egress
-# interfaces. Each direction gets half the RTT; loss and the rate limit only
-# toward the client (the download direction, as in the article).
+# set_link NAME: the link's netem qdiscs on the router's two egress
+# interfaces, and its MTU. Each direction gets half the RTT; loss and the
+# rate limit only toward the client (the download direction, as in the
+# article).
 #
 # The rate limit is netem's own `rate`, not a tbf: netem serialises each
 # packet at the rate after its delay (departure = max(arrival + delay,
@@ -172,41 +206,142 @@ sysctl -q -w net.ipv4.tcp_allowed_congestion_control="reno cubic bbr" ||
 # end of the propagation delay, and keeps delay, loss and rate in one qdisc
 # (a tbf below netem would add a second queue and timer for the same
 # model, and needs a burst size that under emulation's coarse timers is
-# itself a guess). netem's `limit` (packets) counts
-# the packets in its delay line as well as those waiting for the rate, so it
-# is sized as: packets in flight over the one-way delay at full rate, plus a
-# bottleneck buffer of one bandwidth-delay product of the whole path (the
-# classic rule of thumb). The default, 1000 packets, would give the lossy
-# link about 520 ms of queue, a bufferbloat that no real path keeps.
-LINKS="lossy clean"
-link_params() { # NAME -> "rtt_ms loss_pct rate_mbit"
-	case $1 in
-	lossy) echo "160 1 20" ;;
-	clean) echo "20 0 100" ;;
-	esac
-}
+# itself a guess). netem's `limit` (packets) counts the packets in its
+# delay line as well as those waiting for the rate, so it is sized as:
+# packets in flight over the one-way delay at full rate, plus a bottleneck
+# buffer of one bandwidth-delay product of the whole path (the classic rule
+# of thumb). The default, 1000 packets, would give the lossy link about
+# 520 ms of queue, a bufferbloat that no real path keeps.
+#
+# The MTU is that of the router's route toward the client: a packet the
+# router forwards that way must fit it, or (DF set) it is dropped and the
+# router answers "fragmentation needed", which nftables drops on its way out
+# when the MTU is below 1500: a PMTU black hole for what the server sends.
+# Every interface keeps 1500, so the client announces the MSS of 1500, and
+# what the client sends (a ClientHello with a post-quantum key share spans
+# two segments) goes through: the server's profile is under test, not the
+# client's.
+declare -A LINK_RTT LINK_LOSS LINK_RATE LINK_MTU
+while read -r name rtt loss rate mtu _; do
+	case $name in '' | '#'*) continue ;; esac
+	LINK_RTT[$name]=$rtt LINK_LOSS[$name]=$loss LINK_RATE[$name]=$rate LINK_MTU[$name]=$mtu
+done </host/links
+for link in $LINKS; do
+	[ -n "${LINK_RTT[$link]:-}" ] || die "unknown link '$link'"
+done
 set_link() {
-	local rtt loss rate ow bits_per_pkt line bdp limit
-	read -r rtt loss rate <<<"$(link_params "$1")"
+	local rtt=${LINK_RTT[$1]} loss=${LINK_LOSS[$1]} rate=${LINK_RATE[$1]} mtu=${LINK_MTU[$1]}
+	local ow bits_per_pkt line bdp limit
 	ow=$((rtt / 2))
 	bits_per_pkt=$((1514 * 8))
-	line=$((rate * 1000 * ow / bits_per_pkt))  # rate in bit/ms x ms
+	line=$((rate * 1000 * ow / bits_per_pkt)) # rate in bit/ms x ms
 	bdp=$((rate * 1000 * rtt / bits_per_pkt))
 	limit=$((line + bdp))
 	in_ns rtr tc qdisc replace dev r-c root netem delay "${ow}ms" loss "${loss}%" \
 		rate "${rate}mbit" limit "$limit" || die "netem on r-c"
 	in_ns rtr tc qdisc replace dev r-s root netem delay "${ow}ms" limit 1000 ||
 		die "netem on r-s"
+	in_ns rtr ip route replace 10.0.2.0/24 dev r-c proto kernel scope link src 10.0.2.254 \
+		mtu "$mtu" || die "mtu $mtu on the route to the client"
+	in_ns rtr nft delete table inet bench 2>/dev/null
+	if [ "$mtu" -lt 1500 ]; then
+		in_ns rtr nft -f - <<-'EOF' || die "nft on the router"
+			table inet bench {
+				chain output {
+					type filter hook output priority 0;
+					icmp type destination-unreachable icmp code frag-needed counter drop
+				}
+			}
+		EOF
+	fi
 	{
-		echo "# link $1: RTT ${rtt} ms, loss ${loss}% and ${rate} Mbit/s toward the client"
+		echo "# link $1: RTT ${rtt} ms, loss ${loss}% and ${rate} Mbit/s toward the client, MTU $mtu"
 		echo "router r-c (toward the client): $(in_ns rtr tc qdisc show dev r-c)"
 		echo "router r-s (toward the server): $(in_ns rtr tc qdisc show dev r-s)"
+		echo "router route toward the client: $(in_ns rtr ip route show 10.0.2.0/24)"
+		echo "client c-r mtu: $(in_ns cli cat /sys/class/net/c-r/mtu)"
 	} >"$SET/link-$1.txt"
 }
 
 # ---------------------------------------------------------------------------
-# 3. The package: install/purge timings, then profile C read back from what
-# the installed package applied.
+# The web server: nginx in the server's namespace on the server's CPU,
+# HTTPS (TLS 1.3 only) with a certificate made here, signed by a CA made
+# here too (the client checks it: a chain of two, as a real site sends). An
+# ECDSA P-256 key, the kind certbot makes by default. A 68 KiB page and a
+# 2 MiB file from the local disk.
+say "making the certificate and the documents"
+mkdir -p "$DOCROOT" "$TLS"
+(
+	cd "$TLS" || exit 1
+	openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+		-keyout ca.key -out ca.pem -subj /CN=bench-ca -days 2 &&
+		openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
+			-keyout key.pem -out server.csr -subj "/CN=$SERVER_IP" &&
+		printf 'subjectAltName=IP:%s\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' \
+			"$SERVER_IP" >server.ext &&
+		openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -set_serial 1 -days 2 \
+			-extfile server.ext -out server.pem &&
+		cat server.pem ca.pem >chain.pem
+) >/root/openssl.log 2>&1 || die "openssl: $(tail -n 3 /root/openssl.log)"
+openssl x509 -in "$TLS/server.pem" -noout -subject -issuer -ext subjectAltName >"$SET/certificate.txt" 2>&1
+echo "chain bytes: $(stat -c %s "$TLS/chain.pem")" >>"$SET/certificate.txt"
+
+page_head=$'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>A WordPress-sized page</title></head><body>\n'
+page_tail=$'\n</body></html>\n'
+{
+	printf '%s' "$page_head"
+	yes '<p class="entry">Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>' 2>/dev/null |
+		head -c $((PAGE_BYTES - ${#page_head} - ${#page_tail}))
+	printf '%s' "$page_tail"
+} >"$DOCROOT/page.html"
+[ "$(stat -c %s "$DOCROOT/page.html")" = "$PAGE_BYTES" ] || die "page.html is not $PAGE_BYTES bytes"
+head -c "$FILE_BYTES" /dev/urandom >"$DOCROOT/file-2mb.bin"
+
+cat >"$NGINX_CONF" <<EOF
+# nginx for the benchmark, in the server's network namespace, on one CPU
+# (one worker). Debian's defaults where they matter (keepalive_timeout 65,
+# listen backlog 511); TLS 1.3 only, session tickets as nginx has them; no
+# access log, to keep the emulated disk out of it.
+worker_processes 1;
+pid $NGINX_PID;
+error_log /var/log/nginx/bench-error.log;
+events { worker_connections 1024; }
+http {
+	include /etc/nginx/mime.types;
+	default_type application/octet-stream;
+	sendfile on;
+	tcp_nopush on;
+	keepalive_timeout 65;
+	access_log off;
+	server {
+		listen $SERVER_IP:443 ssl;
+		ssl_certificate $TLS/chain.pem;
+		ssl_certificate_key $TLS/key.pem;
+		ssl_protocols TLSv1.3;
+		root $DOCROOT;
+	}
+}
+EOF
+nginx_restart() {
+	local i
+	if [ -f "$NGINX_PID" ]; then
+		in_ns srv nginx -c "$NGINX_CONF" -s stop 2>/dev/null
+		for i in $(seq 1 50); do
+			[ -f "$NGINX_PID" ] || break
+			sleep 0.2
+		done
+	fi
+	in_ns srv taskset -c "$SERVER_CPU" nginx -c "$NGINX_CONF" || die "nginx does not start"
+	for i in $(seq 1 50); do
+		in_ns srv ss -Hltn 'sport = :443' | grep -q . && return 0
+		sleep 0.2
+	done
+	die "nginx is not listening"
+}
+
+# ---------------------------------------------------------------------------
+# 3. The package: install/purge timings, then the profile "package" read
+# back from what the installed package applied.
 export DEBIAN_FRONTEND=noninteractive
 apt_install() { apt-get install -y -q /host/pkg.deb >>/root/apt.log 2>&1; }
 apt_purge() { apt-get purge -y -q wp-panel-nettune >>/root/apt.log 2>&1; }
@@ -222,15 +357,15 @@ for i in $(seq 1 "$TIMING_RUNS"); do
 	echo "apt_purge $i $(elapsed "$t")" >>"$RAW/timings.txt"
 done
 
-say "installing the package for profile C"
-apt_install || die "apt-get install failed"
+say "installing the package for the profile 'package'"
+apt_install || die "apt-get install failed: $(tail -n 20 /root/apt.log)"
 [ -f "$PKG_FRAGMENT" ] || die "the package wrote no $PKG_FRAGMENT"
 cp "$PKG_FRAGMENT" "$SET/package-60-wp-panel-nettune.conf"
 cp /etc/modules-load.d/wp-panel-nettune.conf "$SET/package-modules-load.conf" 2>/dev/null
 wp-panel-nettune detect >"$SET/package-detect.txt" 2>&1
 wp-panel-nettune status >"$SET/package-status.txt" 2>&1
 echo "exit status $?" >>"$SET/package-status.txt"
-# Profile C is what the package set in the running kernel: the live value
+# The profile is what the package set in the running kernel: the live value
 # of every key its fragment names. A key whose live value differs from the
 # fragment is noted (and the live value used: it is what was applied).
 declare -A FRAGMENT LIVE
@@ -239,7 +374,7 @@ parse_conf "$PKG_FRAGMENT" FRAGMENT
 parse_conf <(read_keys init $(conf_keys "$PKG_FRAGMENT")) LIVE
 : >"$SET/package-readback-mismatch.txt"
 {
-	echo "# Profile C: the live values, right after 'apt-get install', of the"
+	echo "# The package: the live values, right after 'apt-get install', of the"
 	echo "# keys named by $PKG_FRAGMENT."
 	for key in $(conf_keys "$PKG_FRAGMENT"); do
 		[ "${LIVE[$key]:-}" = "${FRAGMENT[$key]}" ] ||
@@ -247,10 +382,11 @@ parse_conf <(read_keys init $(conf_keys "$PKG_FRAGMENT")) LIVE
 				>>"$SET/package-readback-mismatch.txt"
 		echo "$key = ${LIVE[$key]:-}"
 	done
-} >"$PROF/C.conf"
-cp "$PROF/C.conf" "$SET/profile-C.conf"
+} >"$PROF/package.conf"
 
-say "timing wp-panel-nettune apply (after a revert), $TIMING_RUNS runs"
+if [ "$TIMING_RUNS" -gt 0 ]; then
+	say "timing wp-panel-nettune apply (after a revert), $TIMING_RUNS runs"
+fi
 for i in $(seq 1 "$TIMING_RUNS"); do
 	t=$(now)
 	wp-panel-nettune revert >/dev/null 2>&1 || die "wp-panel-nettune revert failed"
@@ -264,29 +400,86 @@ say "purging the package; checking the stock values are back"
 apt_purge || die "apt-get purge failed"
 cp /root/apt.log "$RAW/apt.log"
 
-# ---------------------------------------------------------------------------
-# The three profiles, as sysctl.d files over the same set of keys U (every
-# key B or C sets). A is the stock value of each; B and C set theirs on top
-# of a reset to A, so no profile leaks into the next.
-cp /host/installer-profile.conf "$PROF/B.conf"
-KEYS=$(
-	conf_keys "$PROF/B.conf"
-	conf_keys "$PROF/C.conf"
-)
-KEYS=$(echo "$KEYS" | sort -u)
+# The CPU split, made now that the package is measured and gone (its
+# detection counts the CPUs this process may use: it must see both). Every
+# task there is now, this script included (and so everything it starts),
+# runs on CPU 0; so do the interrupts that can be moved and the unbound
+# kernel workers. nginx alone is started on CPU 1, and receive
+# steering (RPS) brings the server's packets to CPU 1 and everybody else's
+# to CPU 0 (set with the links below). The per-CPU kernel threads of CPU 1
+# (ksoftirqd/1, its kworkers) stay: they do the server's own work.
+for task in /proc/[0-9]*; do
+	taskset -a -p -c "$CLIENT_CPU" "${task#/proc/}" >/dev/null 2>&1
+done
+for irq in /proc/irq/[0-9]*; do
+	echo "$CLIENT_CPU" >"$irq/smp_affinity_list" 2>/dev/null
+done
+printf '%x\n' $((1 << CLIENT_CPU)) >/proc/irq/default_smp_affinity 2>/dev/null
+printf '%x\n' $((1 << CLIENT_CPU)) >/sys/devices/virtual/workqueue/cpumask 2>/dev/null
 {
-	echo "# Profile A: stock Debian 13, the values this VM booted with."
+	echo "server_cpu: $SERVER_CPU"
+	echo "client_cpu: $CLIENT_CPU"
+	echo "this_script_cpus: $(taskset -p -c $$ | sed 's/.*: //')"
+	echo "irq_default_affinity: $(cat /proc/irq/default_smp_affinity)"
+	echo "workqueue_cpumask: $(cat /sys/devices/virtual/workqueue/cpumask 2>/dev/null)"
+	# Those the kernel would not move (legacy and managed ones), as
+	# IRQ=CPUs(count so far on CPU 0/CPU 1,device).
+	echo "irqs_not_on_client_cpu: $(for irq in /proc/irq/[0-9]*; do
+		n=${irq#/proc/irq/}
+		eff=$(cat "$irq/effective_affinity_list" 2>/dev/null)
+		[ "$eff" = "$CLIENT_CPU" ] ||
+			printf '%s=%s(%s) ' "$n" "$eff" "$(awk -v n="$n:" '$1 == n { print $2 "/" $3 "," $NF }' /proc/interrupts)"
+	done)"
+} >"$SET/cpu-split.txt"
+
+# ---------------------------------------------------------------------------
+# The profiles, as sysctl.d files over the same set of keys (every key any
+# profile sets). "stock" is the stock value of each; every other profile
+# sets its values on top of a reset to stock, so no profile leaks into the
+# next. A candidate is the package's file followed by its own lines (the
+# later line wins), and maybe a route attribute.
+cp /host/installer-profile.conf "$PROF/installer.conf"
+CANDIDATES=
+MEASURE_ONLY=
+name=
+while IFS= read -r line; do
+	case $line in
+	'#'* | '') continue ;;
+	'['*)
+		name=${line#[}
+		name=${name%%[] ]*}
+		CANDIDATES="$CANDIDATES $name"
+		case ${line%%]*} in *" measure-only") MEASURE_ONLY="$MEASURE_ONLY $name" ;; esac
+		cp "$PROF/package.conf" "$PROF/$name.conf"
+		echo "# candidate $name: the package's profile, then:" >>"$PROF/$name.conf"
+		;;
+	'route '*) echo "${line#route }" >"$PROF/$name.route" ;;
+	*) echo "$line" >>"$PROF/$name.conf" ;;
+	esac
+done </host/candidates
+for p in $PROFILES; do
+	case " stock installer package $CANDIDATES " in
+	*" $p "*) ;;
+	*) die "unknown profile '$p'" ;;
+	esac
+done
+KEYS=$(for f in "$PROF"/*.conf; do conf_keys "$f"; done | sort -u)
+{
+	echo "# Stock Debian 13: the values this VM booted with."
 	for key in $KEYS; do echo "$key = ${STOCK[$key]}"; done
-} >"$PROF/A.conf"
-cp "$PROF/A.conf" "$SET/profile-A.conf"
-cp "$PROF/B.conf" "$SET/profile-B.conf"
+} >"$PROF/stock.conf"
+for f in "$PROF"/*.conf; do
+	p=$(basename "$f" .conf)
+	cp "$f" "$SET/profile-$p.conf"
+	[ ! -f "$PROF/$p.route" ] || cp "$PROF/$p.route" "$SET/profile-$p.route"
+done
 
 # The purge must have put every key back.
 declare -A AFTER
 # shellcheck disable=SC2086 # a word list
 parse_conf <(read_keys init $KEYS) AFTER
 : >"$SET/purge-check.txt"
-for key in $KEYS; do
+for key in $(conf_keys "$PROF/package.conf"); do
 	[ "${AFTER[$key]:-}" = "${STOCK[$key]}" ] ||
 		echo "$key stock='${STOCK[$key]}' after-purge='${AFTER[$key]:-}'" >>"$SET/purge-check.txt"
 done
@@ -304,14 +497,14 @@ done' key_scope $KEYS)
 
 # WANT[P:KEY]: the value KEY must have under profile P (stock unless P's
 # file sets it).
-declare -A WANT CONF_A CONF_B CONF_C
-parse_conf "$PROF/A.conf" CONF_A
-parse_conf "$PROF/B.conf" CONF_B
-parse_conf "$PROF/C.conf" CONF_C
-for key in $KEYS; do
-	WANT[A:$key]=${CONF_A[$key]}
-	WANT[B:$key]=${CONF_B[$key]:-${STOCK[$key]}}
-	WANT[C:$key]=${CONF_C[$key]:-${STOCK[$key]}}
+declare -A WANT
+for p in stock installer package $CANDIDATES; do
+	unset CONF
+	declare -A CONF=()
+	parse_conf "$PROF/$p.conf" CONF
+	for key in $KEYS; do
+		WANT[$p:$key]=${CONF[$key]:-${STOCK[$key]}}
+	done
 done
 
 # applied_values: every key from where it lives (global: the initial
@@ -341,28 +534,32 @@ load_conf() {
 
 # apply_profile P: reset to stock, then load P the way it gets onto a real
 # server, into both the initial namespace (where the global keys live) and
-# the server's namespace (the server's sockets); then check every key and
-# set the server's egress qdisc, which default_qdisc alone would not change
-# on an interface that is already up.
+# the server's namespace (the server's sockets); then check every key, set
+# the server's route and egress qdisc (default_qdisc alone would not change
+# it on an interface that is already up), and restart nginx.
 apply_profile() {
-	local p=$1 key value qdisc tmp_applied=/root/applied.txt
-	load_conf init "$PROF/A.conf"
-	load_conf srv "$PROF/A.conf"
+	local p=$1 key value qdisc tmp_applied=/root/applied.txt route=
+	load_conf init "$PROF/stock.conf"
+	load_conf srv "$PROF/stock.conf"
 	rm -f "$INSTALLER_CONF"
 	case $p in
-	B)
+	stock) ;;
+	installer)
 		# The installer script: its file in /etc/sysctl.d, loaded with
 		# sysctl -p after loading BBR.
-		cp "$PROF/B.conf" "$INSTALLER_CONF"
+		cp "$PROF/installer.conf" "$INSTALLER_CONF"
 		modprobe tcp_bbr
 		load_conf init "$INSTALLER_CONF"
 		load_conf srv "$INSTALLER_CONF"
 		;;
-	C)
-		load_conf init "$PROF/C.conf"
-		load_conf srv "$PROF/C.conf"
+	*)
+		load_conf init "$PROF/$p.conf"
+		load_conf srv "$PROF/$p.conf"
 		;;
 	esac
+	[ ! -f "$PROF/$p.route" ] || route=$(cat "$PROF/$p.route")
+	# shellcheck disable=SC2086 # attribute words
+	server_route $route
 	applied_values >"$tmp_applied"
 	local -A got=()
 	while read -r key _ value; do got[$key]=$value; done <"$tmp_applied"
@@ -376,117 +573,163 @@ apply_profile() {
 		cp "$tmp_applied" "$SET/applied-$p.txt"
 		echo "server egress qdisc (s-r) = $(in_ns srv tc qdisc show dev s-r)" \
 			>>"$SET/applied-$p.txt"
+		echo "server default route = $(in_ns srv ip route show default)" >>"$SET/applied-$p.txt"
 	fi
-	# nginx restarted so its listening socket and every connection start
-	# under this profile.
 	nginx_restart
 }
 
 # ---------------------------------------------------------------------------
-# The web server: nginx in the server's namespace, serving a 68 KiB page
-# and a 2 MiB file from the local disk.
-mkdir -p "$DOCROOT"
-page_head=$'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>A WordPress-sized page</title></head><body>\n'
-page_tail=$'\n</body></html>\n'
-{
-	printf '%s' "$page_head"
-	yes '<p class="entry">Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>' 2>/dev/null |
-		head -c $((PAGE_BYTES - ${#page_head} - ${#page_tail}))
-	printf '%s' "$page_tail"
-} >"$DOCROOT/page.html"
-[ "$(stat -c %s "$DOCROOT/page.html")" = "$PAGE_BYTES" ] || die "page.html is not $PAGE_BYTES bytes"
-head -c "$FILE_BYTES" /dev/urandom >"$DOCROOT/file-2mb.bin"
+# 4. The rounds.
 
-cat >"$NGINX_CONF" <<'EOF'
-# nginx for the benchmark, in the server's network namespace. Debian's
-# defaults where they matter (sendfile, tcp_nopush, keepalive_timeout 65,
-# listen backlog 511); no access log, to keep the emulated disk out of it.
-worker_processes auto;
-pid /run/nginx-bench.pid;
-error_log /var/log/nginx/bench-error.log;
-events { worker_connections 1024; }
-http {
-	include /etc/nginx/mime.types;
-	default_type application/octet-stream;
-	sendfile on;
-	tcp_nopush on;
-	keepalive_timeout 65;
-	access_log off;
-	server {
-		listen 10.0.1.1:80;
-		root /srv/bench;
-	}
-}
-EOF
-nginx_restart() {
-	local i
-	if [ -f /run/nginx-bench.pid ]; then
-		in_ns srv nginx -c "$NGINX_CONF" -s stop 2>/dev/null
-		for i in $(seq 1 50); do
-			[ -f /run/nginx-bench.pid ] || break
-			sleep 0.2
+# cpu_mark LABEL FILE [netem]: one line of counters: seconds since boot,
+# busy and total clock ticks of the server's and the client's CPU (busy:
+# user, nice, system, irq, softirq, steal), the CPU ticks nginx's processes
+# used (utime + stime of the master and its worker), and with "netem"
+# netem's counters toward the client. Plain bash but for tc, on the
+# client's CPU: taking the mark costs the server's CPU nothing.
+cpu_mark() {
+	local name u n s idle io irq sirq steal up _ srv=0 srvt=0 cli=0 clit=0 ng=0 pid f
+	while read -r name u n s idle io irq sirq steal _; do
+		case $name in
+		"cpu$SERVER_CPU")
+			srv=$((u + n + s + irq + sirq + steal))
+			srvt=$((srv + idle + io))
+			;;
+		"cpu$CLIENT_CPU")
+			cli=$((u + n + s + irq + sirq + steal))
+			clit=$((cli + idle + io))
+			;;
+		esac
+	done </proc/stat
+	if read -r pid <"$NGINX_PID" 2>/dev/null; then
+		for pid in "$pid" $(cat "/proc/$pid/task/$pid/children" 2>/dev/null); do
+			read -r -a f <"/proc/$pid/stat" 2>/dev/null || continue
+			ng=$((ng + f[13] + f[14]))
 		done
 	fi
-	in_ns srv nginx -c "$NGINX_CONF" || die "nginx does not start"
-	for i in $(seq 1 50); do
-		in_ns srv ss -Hltn 'sport = :80' | grep -q . && return 0
-		sleep 0.2
-	done
-	die "nginx is not listening"
+	read -r up _ </proc/uptime
+	echo "$1 up=$up srv_busy=$srv srv_total=$srvt cli_busy=$cli cli_total=$clit nginx=$ng" \
+		"$([ "${3:-}" != netem ] || in_ns rtr tc -s qdisc show dev r-c |
+			sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt (dropped \([0-9]*\),.*/netem_sent=\1 netem_dropped=\2/p' | head -n 1)" \
+		>>"$2"
 }
 
-# ---------------------------------------------------------------------------
-# 4. The rounds.
-cpu_busy_ticks() { awk '/^cpu / { print $2+$3+$4+$7+$8+$9, $2+$3+$4+$5+$6+$7+$8+$9 }' /proc/stat; }
-# forget_paths: the TCP metrics cache remembers ssthresh and RTT per peer
-# and would carry one test's losses into the next; every fetch and every
-# wrk run starts as a new visitor would.
+# forget_paths: the TCP metrics cache remembers ssthresh and RTT per peer;
+# nothing is saved in it (tcp_no_metrics_save), and it is emptied anyway
+# before each cell.
 forget_paths() {
 	in_ns srv ip tcp_metrics flush all 2>/dev/null
 	in_ns cli ip tcp_metrics flush all 2>/dev/null
 	return 0
 }
 
-run_cell() { # ROUND LINK PROFILE
-	local tag="r$1-$2-$3" b0 t0 b1 t1 i
+# visit_stream STREAM END OUT CA URL TIMEOUT: one visitor after another,
+# the first at once and the next ones until END (epoch seconds), each a new
+# curl process: a new TCP connection, a full TLS 1.3 handshake (a new
+# process has no session to resume), one page, then the connection closes.
+# One line per visit; curl's own errors go to OUT.err, after a line saying
+# when the stream started. Runs in the client's namespace, in a bash of its
+# own.
+# shellcheck disable=SC2317 # called there, through export -f
+visit_stream() {
+	local s=$1 end=$2 out=$3 ca=$4 url=$5 timeout=$6 i=0
+	echo "stream $s started at $EPOCHSECONDS, ends at $end" >>"$out.err"
+	while [ "$i" = 0 ] || [ "$EPOCHSECONDS" -lt "$end" ]; do
+		i=$((i + 1))
+		curl -sS -o /dev/null --cacert "$ca" --tlsv1.3 --no-sessionid --max-time "$timeout" \
+			-w "visit stream=$s n=$i http=%{http_code} size=%{size_download} tcp=%{time_connect} tls=%{time_appconnect} ttfb=%{time_starttransfer} total=%{time_total}" \
+			"$url" 2>>"$out.err"
+		echo " exit=$?"
+	done >>"$out"
+}
+export -f visit_stream
+
+# run_cell ROUND LINK PROFILE: the three loads. The cell's files are
+# written to a tmpfs and moved to the share when it is over: a write to the
+# 9p share during a load would cost interrupts the kernel keeps on the
+# server's CPU (settings/cpu-split.txt).
+CELL_DIR=/run/bench-cell
+mkdir -p "$CELL_DIR"
+run_cell() {
+	local tag="r$1-$2-$3" i end cpu RAW=$CELL_DIR
+	cpu=$RAW/$tag-cpu.txt
+	: >"$cpu"
 	forget_paths
 	sleep 1
-	read -r b0 t0 <<<"$(cpu_busy_ticks)"
-	echo "start $(date -u +%FT%TZ)" >"$RAW/$tag-cell.txt"
-	# Halfway through, the server's sockets as the kernel sees them: which
-	# congestion control, pacing rate, retransmissions.
-	(
-		sleep $((WRK_DURATION / 2))
-		in_ns srv ss -tin state established '( sport = :80 )' >"$RAW/$tag-ss.txt" 2>&1
-	) &
-	in_ns cli wrk -t2 -c10 -d"${WRK_DURATION}s" --timeout "${WRK_TIMEOUT}s" --latency \
-		"$URL_PAGE" >"$RAW/$tag-wrk.txt" 2>&1
-	read -r b1 t1 <<<"$(cpu_busy_ticks)"
-	wait
-	echo "cpu_busy_pct $(awk -v b=$((b1 - b0)) -v t=$((t1 - t0)) 'BEGIN { printf "%.1f", t ? 100 * b / t : 0 }')" \
-		>>"$RAW/$tag-cell.txt"
-	sleep 2
-	: >"$RAW/$tag-curl.txt"
-	for i in $(seq 1 "$FETCHES"); do
-		forget_paths
-		in_ns cli curl -sS -o /dev/null --max-time 60 \
-			-w "fetch=$i http=%{http_code} size=%{size_download} time=%{time_total} connect=%{time_connect} speed=%{speed_download}\n" \
-			"$URL_FILE" >>"$RAW/$tag-curl.txt" 2>&1
-		echo "curl_exit=$?" >>"$RAW/$tag-curl.txt"
+	cpu_mark cell_start "$cpu" netem
+
+	# Keep-alive: wrk's ten connections, opened once, reused for every
+	# request. Halfway through, the server's sockets as the kernel sees
+	# them: which congestion control, pacing rate, retransmissions. A
+	# measure-only candidate (a first-flight setting) skips it.
+	case " $MEASURE_ONLY " in
+	*" $3 "*) ;;
+	*)
+		(
+			sleep $((WRK_DURATION / 2))
+			{
+				in_ns srv ss -tin state established '( sport = :443 )'
+				echo "# nginx's threads: the CPU each last ran on (psr), CPU time"
+				ps -L -C nginx -o pid,tid,psr,time,comm
+			} >"$RAW/$tag-ss.txt" 2>&1
+		) &
+		cpu_mark keepalive_start "$cpu"
+		in_ns cli wrk -t2 -c10 -d"${WRK_DURATION}s" --timeout "${WRK_TIMEOUT}s" --latency \
+			"$URL_PAGE" >"$RAW/$tag-wrk.txt" 2>&1
+		cpu_mark keepalive_end "$cpu"
+		wait
+		;;
+	esac
+
+	# New visitors: VISITORS streams side by side, each a new connection
+	# per page; each stream's first visit at once, more until
+	# VISIT_DURATION is up; the last ones finish.
+	: >"$RAW/$tag-visits.txt"
+	end=$((EPOCHSECONDS + VISIT_DURATION))
+	cpu_mark visitor_start "$cpu"
+	for i in $(seq 1 "$VISITORS"); do
+		in_ns cli bash -c 'visit_stream "$@"' visit_stream "$i" "$end" \
+			"$RAW/$tag-visits-$i.txt" "$TLS/ca.pem" "$URL_PAGE" "$VISIT_TIMEOUT" &
 	done
-	in_ns rtr tc -s qdisc show dev r-c >"$RAW/$tag-netem.txt"
-	say "$tag: $(sed -n 's/^Requests\/sec: *//p' "$RAW/$tag-wrk.txt") req/s," \
-		"$(grep -c 'http=200 size=2097152' "$RAW/$tag-curl.txt")/$FETCHES fetches complete"
+	wait
+	cpu_mark visitor_end "$cpu"
+	for i in $(seq 1 "$VISITORS"); do
+		cat "$RAW/$tag-visits-$i.txt" >>"$RAW/$tag-visits.txt"
+		cat "$RAW/$tag-visits-$i.txt.err" >>"$RAW/$tag-visits.err" 2>/dev/null
+		rm -f "$RAW/$tag-visits-$i.txt" "$RAW/$tag-visits-$i.txt.err"
+	done
+
+	# The 2 MB download, a new connection each time.
+	: >"$RAW/$tag-fetch.txt"
+	for i in $(seq 1 "$FETCHES"); do
+		cpu_mark "fetch_start n=$i" "$cpu"
+		in_ns cli curl -sS -o /dev/null --cacert "$TLS/ca.pem" --tlsv1.3 --max-time "$FETCH_TIMEOUT" \
+			-w "fetch=$i http=%{http_code} size=%{size_download} time=%{time_total} tcp=%{time_connect} tls=%{time_appconnect} speed=%{speed_download}" \
+			"$URL_FILE" >>"$RAW/$tag-fetch.txt" 2>>"$RAW/$tag-fetch.err"
+		echo " exit=$?" >>"$RAW/$tag-fetch.txt"
+		cpu_mark "fetch_end n=$i" "$cpu"
+	done
+	cpu_mark cell_end "$cpu" netem
+	mv "$CELL_DIR/$tag"-* "$OUT/raw/" || die "cannot move the cell's files to $OUT/raw"
+	RAW=$OUT/raw
+	say "$tag: keep-alive $(sed -n 's/^Requests\/sec: *//p' "$RAW/$tag-wrk.txt" 2>/dev/null) req/s," \
+		"$(grep -c 'http=200 size=69632 .* exit=0' "$RAW/$tag-visits.txt")/$(grep -c '^visit' "$RAW/$tag-visits.txt") visits," \
+		"$(grep -c 'http=200 size=2097152 .* exit=0' "$RAW/$tag-fetch.txt")/$FETCHES downloads complete"
 }
 
-say "rounds: $ROUNDS x links ($LINKS) x profiles (A B C), wrk ${WRK_DURATION}s, $FETCHES fetches"
+say "rounds: $ROUNDS x links ($LINKS) x profiles ($PROFILES):" \
+	"wrk ${WRK_DURATION}s, visitors ${VISITORS} x ${VISIT_DURATION}s, $FETCHES downloads"
 for round in $(seq 1 "$ROUNDS"); do
 	for link in $LINKS; do
 		set_link "$link"
-		for p in A B C; do
+		for p in $PROFILES; do
 			apply_profile "$p"
 			run_cell "$round" "$link" "$p"
 		done
+		if [ "${LINK_MTU[$link]}" -lt 1500 ]; then
+			echo "round $round: $(in_ns rtr nft list chain inet bench output | grep -o 'packets [0-9]*') ICMP frag-needed dropped" \
+				>>"$SET/link-$link.txt"
+		fi
 	done
 done
 

@@ -5,6 +5,7 @@
 #   check-fuzz      the sysctl.d and record parsers under libFuzzer, a few seconds each
 #   fuzz            the same for FUZZ_SECONDS (default 600) each
 #   check-netns     apply and revert against the real kernel in a throwaway netns (root)
+#   check-bench-report  bench/report's arithmetic on a small hand-worked results.csv
 #   check-repro     two builds of the package are byte-identical (root, make-deb)
 #   check-vm        the Debian 13 acceptance scenarios in a QEMU VM (root)
 
@@ -40,6 +41,7 @@ check: check-deps
 	$(MAKE) check-robust
 	$(MAKE) check-fuzz
 	$(MAKE) check-netns
+	$(MAKE) check-bench-report
 	$(MAKE) check-repro
 	$(MAKE) check-vm
 	@echo "make check: all test groups passed"
@@ -90,6 +92,9 @@ fuzz: $(patsubst %,$(B)/fuzz/fuzz-%,$(FUZZ_TARGETS))
 check-netns: $(B)/wp-panel-nettune
 	tests/netns-test.sh $(B)/wp-panel-nettune
 
+check-bench-report:
+	tests/bench-report-test.sh
+
 check-repro:
 	tests/repro-test.sh
 
@@ -97,4 +102,4 @@ check-vm:
 	tests/vm/run
 .PHONY: check-repro
 
-.PHONY: check check-deps check-unit check-sanitize check-robust check-fuzz fuzz check-netns check-vm
+.PHONY: check check-deps check-unit check-sanitize check-robust check-fuzz fuzz check-netns check-bench-report check-vm

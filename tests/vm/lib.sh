@@ -304,8 +304,11 @@ vm_qemu() {
 	fi
 	# shellcheck disable=SC2207 # two or four plain words
 	local accel=($(vm_accel_args))
+	# debug-threads: the vCPU threads carry their names ("CPU 0/TCG"), for
+	# bench/run, which pins them.
+	# shellcheck disable=SC2054 # one QEMU argument with commas
 	local qemu=(
-		qemu-system-x86_64 -name nettune-vm "${accel[@]}"
+		qemu-system-x86_64 -name nettune-vm,debug-threads=on "${accel[@]}"
 		-smp "$cpus" -m "$VM_MEM"
 		# No display, VGA or parallel port: with emulated CPUs their
 		# drivers alone cost seconds of boot.

@@ -1,0 +1,1 @@
+"""bench/report's parts: rawdata, figures, markdown, plot."""
