@@ -2,7 +2,9 @@
 # make              build build/wp-panel-nettune
 # make check        every test: unit, sanitizers, network namespace, Debian 13 VM
 # make deb          the Debian 13 package, built and linted in a trixie chroot
-# make repo         the signed apt repository build/repo/ (REPO_URL: where it is served)
+#                   (ARCH=arm64: cross-built; ARCH="amd64 arm64": both)
+# make repo         the signed apt repository build/repo/ (REPO_URL: where it is served;
+#                   ARCH: the architectures built and published, default this machine's)
 # make lint         clang-format, shellcheck, Python syntax, and the repeated-code report
 # make bench        the network benchmark (at most 60 min), results in bench/results/
 # make bench-helper the helper's memory and time on large trees, in bench/helper-results/
@@ -50,14 +52,18 @@ install: $(B)/wp-panel-nettune
 	install -d $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/installer
 	install -m 0644 share/installer/* $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/installer/
 
+# The Debian architectures make deb and make repo build for; empty: this
+# machine's own.
+ARCH =
 deb:
-	tools/make-deb
+	@set -e; for a in $(or $(ARCH),$(shell dpkg --print-architecture)); do \
+		echo "tools/make-deb --arch $$a"; tools/make-deb --arch $$a; done
 
 # The URL written into build/repo/wp-panel-nettune.sources; the default is a
 # placeholder that resolves nowhere.
 REPO_URL = https://example.invalid/debian
 repo:
-	tools/make-repo --url '$(REPO_URL)'
+	tools/make-repo --url '$(REPO_URL)' $(patsubst %,--arch %,$(ARCH))
 .PHONY: repo
 
 lint:

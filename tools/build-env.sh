@@ -26,21 +26,37 @@ variant=buildd
 # and shellcheck for make lint.
 tools="lintian reprepro gpg gpg-agent clang-format shellcheck"
 builder_uid=1000
+# The architectures the environment also builds for, with Debian's cross
+# toolchain (crossbuild-essential-ARCH) and the Build-Depends of ARCH
+# (libkmod-dev and libcmocka-dev are Multi-Arch: same).
+cross_arches="arm64"
 
 # Hooks run on this machine with the new root as $1, hence single quotes.
 # shellcheck disable=SC2016
 make_env() { # make_env DIRECTORY
+	_dir=$1
 	mkdir -p "$cachedir/bd/debian"
 	cp "$top/debian/control" "$cachedir/bd/debian/control"
+	_arches=$(dpkg --print-architecture)
+	_cross=
+	set --
+	for _a in $cross_arches; do
+		_arches=$_arches,$_a
+		_cross="$_cross crossbuild-essential-$_a"
+		set -- "$@" --customize-hook="chroot \"\$1\" apt-get build-dep -y -q \
+			--no-install-recommends --host-architecture=$_a /tmp/bd >/dev/null"
+	done
 	mmdebstrap --quiet --mode=root --format=directory --variant="$variant" \
-		--include="$(echo "$tools" | tr ' ' ',')" \
+		--architectures="$_arches" \
+		--include="$(echo "$tools$_cross" | tr ' ' ',')" \
 		--customize-hook="cp -r '$cachedir/bd' \"\$1/tmp/bd\"" \
 		--customize-hook='chroot "$1" apt-get build-dep -y -q --no-install-recommends /tmp/bd >/dev/null' \
+		"$@" \
 		--customize-hook='rm -rf "$1/tmp/bd"' \
 		--customize-hook="echo 'builder:x:$builder_uid:$builder_uid::/build:/bin/sh' >>\"\$1/etc/passwd\"" \
 		--customize-hook="echo 'builder:x:$builder_uid:' >>\"\$1/etc/group\"" \
 		--customize-hook='mkdir -p "$1/build"' \
-		"$suite" "$1" \
+		"$suite" "$_dir" \
 		"deb $mirror $suite main" "deb $mirror $suite-updates main"
 	rm -rf "$cachedir/bd"
 }
@@ -137,7 +153,10 @@ env_copy_tree() {
 }
 
 # Runs a command in the environment as the build user, with no network and a
-# private /proc.
+# private /proc whose sys/ is an empty read-only file system: a build, and
+# the tests it runs (under qemu-user for another architecture, their system
+# calls reaching this machine's kernel), can neither read nor change this
+# machine's sysctls; the tests use --root trees of their own.
 # shellcheck disable=SC2016
 in_env() {
 	unshare --mount --net --pid --fork --kill-child sh -c '
@@ -150,10 +169,41 @@ in_env() {
 			mount --bind "$work/upper" "$root"
 		fi
 		mount -t proc proc "$root/proc"
+		mount -t tmpfs -o ro,size=4k,mode=555 nosysctl "$root/proc/sys"
 		exec chroot --userspec="$userspec" "$root" \
 			env -i HOME=/build PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 			LC_ALL=C.UTF-8 "$@"
 	' sh "$env" "$work" "$overlay" "$builder_uid:$builder_uid" "$@"
+}
+
+# env_host_arch ARCH: checks that the environment builds for ARCH and sets
+# host_opts, what dpkg-buildpackage is given to build for it ("-a ARCH" for
+# a cross build, else nothing), and arch_suffix ("-ARCH" for a cross build,
+# naming its logs). A cross build is dpkg-buildpackage -a in the one
+# environment, not sbuild --host: the environment already holds the
+# Build-Depends of both architectures and builds without network; sbuild
+# would make and resolve its own chroot for every build.
+# The cross build's unit tests are arm64 programs: this machine runs them
+# with qemu-user-static through binfmt_misc. The entry needs the "F" flag
+# (the emulator opened when it is registered), since they run inside the
+# environment, where no emulator is installed.
+# shellcheck disable=SC2034 # host_opts and arch_suffix are for the sourcing script
+env_host_arch() {
+	host_opts='' arch_suffix=''
+	[ "$1" != "$(dpkg --print-architecture)" ] || return 0
+	case " $cross_arches " in
+	*" $1 "*) ;;
+	*) die "cannot build for '$1': only for $(dpkg --print-architecture) or$(printf ' %s' $cross_arches)" ;;
+	esac
+	host_opts="-a $1" arch_suffix=-$1
+	case " ${DEB_BUILD_OPTIONS:-} " in
+	*" nocheck "*) return 0 ;;
+	esac
+	_qemu=$(dpkg-architecture -a "$1" -q DEB_HOST_GNU_CPU 2>/dev/null) || _qemu=$1
+	_entry=/proc/sys/fs/binfmt_misc/qemu-$_qemu
+	{ grep -qx enabled "$_entry" && grep -q '^flags: .*F' "$_entry"; } 2>/dev/null ||
+		die "no binfmt_misc entry $_entry with the F flag to run the $1 unit tests:" \
+			"tools/install-deps cross (or DEB_BUILD_OPTIONS=nocheck)"
 }
 
 # env_build_options: DEB_BUILD_OPTIONS with parallel= the CPUs, unless given.

@@ -274,6 +274,46 @@ tree_compare() {
 	check_same "$1" /tmp/tree.before /tmp/tree.after
 }
 
+# purge_baseline: what check_purge_restored compares with, taken before
+# the install: /host/before.tree and /host/before.sysctl.
+purge_baseline() {
+	tree_listing /host/before.tree
+	sysctl_snapshot /host/before.sysctl
+}
+
+# check_purge_restored [KEY]: after "apt-get purge": the package is gone
+# with its debconf data, the files under /etc, /var/lib and /usr are as in
+# purge_baseline (tree_compare), and so is every value under /proc/sys/net
+# but KEY (one the administrator changed meanwhile: the scenario checks
+# it) and two lists: the algorithms unprivileged sockets may choose, to
+# which loading tcp_bbr adds bbr (it declares itself non-restricted, and
+# modules are never unloaded, README.Debian), compared less bbr; and the
+# available algorithms, left out for the same reason.
+check_purge_restored() {
+	check "not installed any more" sh -c '! dpkg-query -W wp-panel-nettune >/dev/null 2>&1'
+	check "no debconf question or template left" \
+		sh -c '! grep -q "wp-panel-nettune" /var/cache/debconf/config.dat /var/cache/debconf/templates.dat'
+
+	tree_listing /host/after.tree
+	tree_compare "/etc, /var/lib, /usr as before the install" /host/before.tree /host/after.tree
+
+	sysctl_snapshot /host/after.sysctl
+	for _f in before after; do
+		awk -v k="${1:-}" '$1 != k &&
+			$1 != "net.ipv4.tcp_allowed_congestion_control" &&
+			$1 != "net.ipv4.tcp_available_congestion_control"' \
+			"/host/$_f.sysctl" >"/tmp/$_f.values"
+	done
+	check_same "every other value under /proc/sys/net as before the install" \
+		/tmp/before.values /tmp/after.values
+	check_eq "net.ipv4.tcp_allowed_congestion_control as before the install, but for the loaded tcp_bbr" \
+		"$(snapshot_get /host/before.sysctl net.ipv4.tcp_allowed_congestion_control |
+			tr ' ' '\n' | grep -vx bbr | LC_ALL=C sort | tr '\n' ' ')" \
+		"$(snapshot_get /host/after.sysctl net.ipv4.tcp_allowed_congestion_control |
+			tr ' ' '\n' | grep -vx bbr | LC_ALL=C sort | tr '\n' ' ')"
+	note "available congestion control after purge: $(sysctl_value net.ipv4.tcp_available_congestion_control)"
+}
+
 # --- Servers tuned before the package ------------------------------------
 
 # installer_server 2cpu|1cpu: a server as the WP Panel installer's built-in

@@ -26,6 +26,9 @@
 #			with restrict=on (nothing reaches the host or beyond),
 #			configured at boot by systemd-networkd
 #	VM_DISK2	a second disk image, /dev/vdb in the guest
+#	VM_ARCH		amd64 (default) or arm64: the Debian architecture of
+#			the image vm_image builds and of the QEMU vm_boot runs
+#			(arm64: qemu-system-aarch64 -M virt, always emulated)
 # VM_NIC and VM_DISK2 are read by each vm_boot, so they can be given for
 # one boot only: VM_NIC=1 vm_boot ...
 
@@ -34,6 +37,7 @@ VM_TOPDIR=$(cd "$VM_LIBDIR/../.." && pwd)
 VM_CACHE=${NETTUNE_CACHE:-/var/cache/wp-panel-nettune-dev}/vm
 VM_MEM=${VM_MEM:-1024}
 VM_SUITE=trixie
+VM_ARCH=${VM_ARCH:-amd64}
 
 # What every image holds; tests add their own packages to it. ucf and
 # debconf are the package's own dependencies, installed here because the
@@ -41,7 +45,8 @@ VM_SUITE=trixie
 # already on the disk. libkmod2 comes with kmod. linux-sysctl-defaults
 # is only recommended by systemd, which a minimal build skips, but every
 # real Debian 13 install has it: it sets default_qdisc = fq_codel.
-VM_BASE_PACKAGES="linux-image-amd64 systemd-sysv kmod procps iproute2 udev
+# vm_image adds the kernel of VM_ARCH, linux-image-$VM_ARCH.
+VM_BASE_PACKAGES="systemd-sysv kmod procps iproute2 udev
 ucf debconf linux-sysctl-defaults"
 
 vm_log() {
@@ -57,13 +62,25 @@ vm_die() {
 # two functions that build it, as bash prints them, and the files copied
 # into it), so that a changed recipe builds a new image instead of reusing a
 # stale one, while a change elsewhere in this file keeps the cached one.
+# Another architecture than amd64 adds its name and how it is built for it
+# (the amd64 key is the one it was before arm64 came).
 vm_image_key() {
 	{
 		echo "$VM_SUITE"
 		printf '%s\n' "$@" | sort -u
 		declare -f vm_image_build vm_image_customize
 		cat "$VM_LIBDIR"/image/*
+		[ "$VM_ARCH" = amd64 ] || { echo "arch $VM_ARCH"; declare -f vm_foreign_mmdebstrap; }
 	} | sha256sum | cut -c1-16
+}
+
+# vm_image_build runs mmdebstrap for the build machine's architecture. For
+# another VM_ARCH it runs in a subshell where mmdebstrap is this function:
+# the architecture added, the packages' maintainer scripts (and the
+# initramfs build) run under qemu-user through binfmt_misc, whose "F" flag
+# makes the emulator work inside the new root (tools/install-deps vm-arm64).
+vm_foreign_mmdebstrap() {
+	command mmdebstrap --architectures="$VM_ARCH" "$@"
 }
 
 # Puts the test runner into the root file system and trims what a test
@@ -140,17 +157,26 @@ vm_image_build() {
 # kernel release string). Also creates VM_WORKDIR for this run.
 # shellcheck disable=SC2120 # the packages are optional
 vm_image() {
-	local pkgs key dir
+	local pkgs key dir lock=$VM_CACHE/.lock
 	# shellcheck disable=SC2086 # a word list
-	pkgs=$(printf '%s\n' $VM_BASE_PACKAGES "$@" | sort -u | tr '\n' ' ')
+	pkgs=$(printf '%s\n' "linux-image-$VM_ARCH" $VM_BASE_PACKAGES "$@" | sort -u | tr '\n' ' ')
 	# shellcheck disable=SC2086
 	key=$(vm_image_key $pkgs)
 	dir=$VM_CACHE/$VM_SUITE-$key
+	# An emulated arm64 build takes a while: it has a lock of its own, so
+	# that runs needing only the amd64 image do not wait for it.
+	if [ "$VM_ARCH" != amd64 ]; then
+		dir=$VM_CACHE/$VM_SUITE-$VM_ARCH-$key
+		lock=$VM_CACHE/.lock-$VM_ARCH
+	fi
 
 	mkdir -p "$VM_CACHE"
 	# One build at a time; a second caller waits and then reuses it.
 	(
 		flock 9
+		if [ "$VM_ARCH" != "$(dpkg --print-architecture)" ]; then
+			mmdebstrap() { vm_foreign_mmdebstrap "$@"; }
+		fi
 		# shellcheck disable=SC2086
 		[ -f "$dir/disk.img" ] || vm_image_build "$dir" $pkgs
 		# Each recipe change leaves an image behind: drop those unused
@@ -158,7 +184,7 @@ vm_image() {
 		touch "$dir"
 		find "$VM_CACHE" -mindepth 1 -maxdepth 1 -name "$VM_SUITE-*" \
 			-mtime +7 -exec rm -rf {} +
-	) 9>"$VM_CACHE/.lock" || exit 1
+	) 9>"$lock" || exit 1
 
 	VM_IMAGE=$dir
 	VM_KERNEL=$dir/vmlinuz
@@ -287,11 +313,43 @@ vm_accel_args() {
 	esac
 }
 
+# The CPU QEMU emulates for an arm64 guest. "max" has every feature QEMU
+# knows, pointer authentication (the kernel signs return addresses) and SVE
+# among them, each emulated at a cost; neoverse-n1 (Armv8.2, the core of
+# Graviton2 and Ampere Altra) has neither and booted fastest of the models
+# tried: to the test script in 45 s, against 65 s for max,pauth-impdef=on,
+# 81 s for max and 83 s for cortex-a72 (2 vCPUs, one boot each, TCG on a
+# shared 2-CPU machine).
+VM_ARM64_CPU=${VM_ARM64_CPU:-neoverse-n1}
+
+# vm_machine: sets, in the caller, machine (the QEMU program and its machine
+# and CPU options for VM_ARCH) and console (the guest's serial device).
+# arm64 is emulated whatever VM_ACCEL says: this machine is x86-64.
+vm_machine() {
+	case $VM_ARCH in
+	amd64)
+		# shellcheck disable=SC2207 # two or four plain words
+		machine=(qemu-system-x86_64 $(vm_accel_args))
+		console=ttyS0
+		;;
+	arm64)
+		# shellcheck disable=SC2054 # one QEMU argument with commas
+		machine=(qemu-system-aarch64 -M virt -accel tcg,thread=multi -cpu "$VM_ARM64_CPU")
+		console=ttyAMA0
+		;;
+	*) vm_die "VM_ARCH must be amd64 or arm64, not '$VM_ARCH'" ;;
+	esac
+}
+
 # Runs QEMU once, under a hard time limit; returns as vm_wait does.
 # VM_QEMU_PID names it while it runs, for vm_cleanup.
 vm_qemu() {
 	local disk=$1 cpus=$2 share=$3 log=$4 limit=$5
-	local append="root=/dev/vda rw console=ttyS0 panic=-1"
+	local machine console
+	vm_machine
+	local append="root=/dev/vda rw console=$console panic=-1"
+	# The image masks the login prompt on ttyS0 only.
+	[ "$console" = ttyS0 ] || append="$append systemd.mask=serial-getty@$console.service"
 	[ "${VM_DEBUG:-0}" = 1 ] || append="$append quiet"
 	local nic=(-nic none) disk2=()
 	if [ "${VM_NIC:-0}" = 1 ]; then
@@ -302,13 +360,11 @@ vm_qemu() {
 	if [ -n "${VM_DISK2:-}" ]; then
 		disk2=(-drive "file=$VM_DISK2,format=raw,if=virtio,cache=unsafe")
 	fi
-	# shellcheck disable=SC2207 # two or four plain words
-	local accel=($(vm_accel_args))
 	# debug-threads: the vCPU threads carry their names ("CPU 0/TCG"), for
 	# bench/run, which pins them.
 	# shellcheck disable=SC2054 # one QEMU argument with commas
 	local qemu=(
-		qemu-system-x86_64 -name nettune-vm,debug-threads=on "${accel[@]}"
+		"${machine[@]}" -name nettune-vm,debug-threads=on
 		-smp "$cpus" -m "$VM_MEM"
 		# No display, VGA or parallel port: with emulated CPUs their
 		# drivers alone cost seconds of boot.
@@ -342,18 +398,22 @@ vm_boot() {
 	cp "$VM_LIBDIR/../lib.sh" "$share/lib.sh"
 	cp "$VM_LIBDIR/guest-lib.sh" "$share/guest-lib.sh"
 	rm -f "$share/rc" "$share/output"
-	vm_accel
+	local accel=tcg
+	if [ "$VM_ARCH" = amd64 ]; then
+		vm_accel
+		accel=$VM_ACCEL
+	fi
 
 	start=$(date +%s)
 	vm_qemu "$disk" "$cpus" "$share" "$log" "$limit" || rc=$?
-	if [ "$VM_ACCEL" = kvm ] && [ "$rc" = 123 ]; then
+	if [ "$accel" = kvm ] && [ "$rc" = 123 ]; then
 		vm_log "KVM failed during the boot: switching to TCG for this run"
-		VM_ACCEL=tcg
+		VM_ACCEL=tcg accel=tcg
 		start=$(date +%s)
 		rc=0
 		vm_qemu "$disk" "$cpus" "$share" "$log" "$limit" || rc=$?
 	fi
-	vm_log "$(basename "$disk"): $VM_ACCEL, $cpus cpu, $(($(date +%s) - start)) s" \
+	vm_log "$(basename "$disk"): $VM_ARCH, $accel, $cpus cpu, $(($(date +%s) - start)) s" \
 		"($(grep -o 'guest up after [0-9.]* s' "$log" || echo 'guest never came up'))"
 
 	[ -f "$share/output" ] && cat "$share/output"
