@@ -18,27 +18,6 @@
 #include "state.h"
 #include "sysctld.h"
 
-/* Containers and chroots share or fake the kernel: changing it from inside
- * would tune someone else's machine, or the build host. */
-bool kernel_off_limits(const struct context *ctx, const struct sysinfo *info)
-{
-	if (info->environment == ENVIRONMENT_CONTAINER) {
-		printf("In a container (%s): leaving the kernel alone.\n",
-		       info->container[0] ? info->container : "unknown");
-		return true;
-	}
-	if (info->environment == ENVIRONMENT_CHROOT) {
-		printf("In a chroot: leaving the running kernel alone.\n");
-		return true;
-	}
-	if (!info->net_writable) {
-		printf("%s/proc/sys/net is read-only: leaving the kernel alone.\n",
-		       ctx->root);
-		return true;
-	}
-	return false;
-}
-
 /* Changing this machine's kernel and its record takes root; without it the
  * writes would fail one by one and look like a read-only /proc/sys. A tree
  * given with --root, and --dry-run, need no privileges. */
@@ -49,18 +28,6 @@ static bool refuse_without_root(const struct context *ctx, const char *command)
 	log_error("%s needs root: it changes the running kernel and the record in %s",
 		  command, STATE_DIR);
 	return true;
-}
-
-int detect_or_log(const struct context *ctx, struct sysinfo *ret_info)
-{
-	const char *failed = NULL;
-	int r;
-
-	r = sysinfo_detect(ctx->root, ret_info, &failed);
-	if (r < 0)
-		log_error("cannot read %s%s: %s", ctx->root, failed ? failed : "",
-			  strerror(-r));
-	return r;
 }
 
 /* Writes back the original of one recorded key if the live value is still
@@ -123,39 +90,6 @@ static int lock_or_log(const struct context *ctx, int *ret_fd)
 	else if (r < 0)
 		log_error("cannot lock %s%s: %s", ctx->root, STATE_LOCK, file_strerror(r));
 	return r;
-}
-
-struct fragment_lines {
-	const struct context *ctx;
-	unsigned bad;
-};
-
-static void log_fragment_line(void *userdata, const char *file, unsigned line, int error)
-{
-	struct fragment_lines *lines = userdata;
-
-	log_error("%s%s:%u: %s", lines->ctx->root, file, line, sysctld_strerror(error));
-	lines->bad++;
-}
-
-/* Our sysctl fragment, every bad line reported: 0, 1 when some line was bad
- * (the others are in ret, as systemd-sysctl applies them at boot), -ENOENT
- * when there is none, or -errno, logged. */
-int read_fragment_or_log(const struct context *ctx, struct assignments *ret)
-{
-	struct fragment_lines lines = { ctx, 0 };
-	const struct sysctld_report report = { log_fragment_line, &lines };
-	int r;
-
-	r = sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, true, ret, &report);
-	if (r == -ENOENT)
-		return r;
-	if (r < 0 && lines.bad == 0) {
-		log_error("cannot read %s%s: %s", ctx->root, FRAGMENT_SYSCTL,
-			  file_strerror(r));
-		return r;
-	}
-	return lines.bad > 0;
 }
 
 static int load_state_or_log(const struct context *ctx, struct state *ret)
@@ -474,7 +408,7 @@ static int revert_records(const struct context *ctx, struct state *state,
 	return ret;
 }
 
-int command_apply(const struct context *ctx, int argc, char **argv)
+static int do_apply(struct context *ctx, int argc, char **argv)
 {
 	struct assignments fragment = { 0 };
 	struct modules modules = { 0 };
@@ -483,6 +417,9 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 	struct sysinfo info;
 	int r, ret = 0, lock, bad_lines;
 
+	r = command_parse_dry_run(&command_apply, ctx, argc, argv);
+	if (r <= 0)
+		return command_parsed_exit(r);
 	if (refuse_without_root(ctx, "apply"))
 		return EXIT_FAILURE;
 	if (detect_or_log(ctx, &info) < 0)
@@ -536,12 +473,15 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 	return ret < 0 || bad_lines > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-int command_revert(const struct context *ctx, int argc, char **argv)
+static int do_revert(struct context *ctx, int argc, char **argv)
 {
 	struct state state = { 0 };
 	struct sysinfo info;
 	int r, ret = 0, lock;
 
+	r = command_parse_dry_run(&command_revert, ctx, argc, argv);
+	if (r <= 0)
+		return command_parsed_exit(r);
 	if (refuse_without_root(ctx, "revert"))
 		return EXIT_FAILURE;
 	if (detect_or_log(ctx, &info) < 0)
@@ -564,3 +504,17 @@ int command_revert(const struct context *ctx, int argc, char **argv)
 	state_free(&state);
 	return ret < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
+
+const struct command command_apply = {
+	.name = "apply",
+	.args = "[--dry-run]",
+	.help = "make the running kernel match the fragments",
+	.run = do_apply,
+};
+
+const struct command command_revert = {
+	.name = "revert",
+	.args = "[--dry-run]",
+	.help = "put back the values recorded by apply",
+	.run = do_revert,
+};

@@ -145,7 +145,23 @@ static void report_other_file(void *userdata, const char *file, unsigned line, i
 	}
 }
 
-int command_status(const struct context *ctx, int argc, char **argv)
+static int parse_argv(struct context *ctx _unused_, int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
+		switch (c) {
+		default:
+			return command_option(&command_status, c);
+		}
+	return command_no_arguments(&command_status, argc, argv);
+}
+
+static int do_status(struct context *ctx, int argc, char **argv)
 {
 	struct assignments fragment = { 0 }, all = { 0 };
 	struct other_files other = { ctx, false };
@@ -156,6 +172,9 @@ int command_status(const struct context *ctx, int argc, char **argv)
 	struct sysinfo info;
 	int r, bad_lines;
 
+	r = parse_argv(ctx, argc, argv);
+	if (r <= 0)
+		return command_parsed_exit(r);
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
 	bad_lines = read_fragment_or_log(ctx, &fragment);
@@ -211,3 +230,10 @@ int command_status(const struct context *ctx, int argc, char **argv)
 	assignments_free(&all);
 	return bad_lines > 0 ? EXIT_FAILURE : bad ? EXIT_DRIFT : EXIT_SUCCESS;
 }
+
+const struct command command_status = {
+	.name = "status",
+	.args = "",
+	.help = "compare the fragment, the kernel and boot",
+	.run = do_status,
+};

@@ -85,7 +85,7 @@ static int cpu_list_parse(const char *list, void (*fn)(unsigned cpu, void *data)
 	return 0;
 }
 
-static void count_one(unsigned cpu, void *data)
+static void count_one(unsigned cpu _unused_, void *data)
 {
 	(*(unsigned *)data)++;
 }

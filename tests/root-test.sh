@@ -308,7 +308,7 @@ check_eq "notsent_lowat is back" 4294967295 "$(sysctl_value net.ipv4.tcp_notsent
 # --dry-run writes nothing.
 t=$(fresh debian13-2cpu)
 snapshot "$t" >"$work/before"
-check_rc "apply --dry-run exits 0" 0 "$bin" --root "$t" --dry-run apply
+check_rc "apply --dry-run exits 0" 0 "$bin" --root "$t" apply --dry-run
 check_match "and tells what it would set" '^would set net.core.somaxconn = 65535 \(now 4096\)$' "$out"
 snapshot "$t" >"$work/after"
 check "apply --dry-run wrote nothing" cmp -s "$work/before" "$work/after"
@@ -400,7 +400,7 @@ for variant in 2cpu 1cpu; do
 	[ "$variant" = 2cpu ] || chmod 600 "$t/etc/sysctl.d/99-wp-panel.conf"
 	compare takeover "$variant-overrides-before" "$(run_out "$t" overrides)"
 	snapshot "$t" >"$work/before"
-	compare takeover "$variant-dry-run" "$(run_out "$t" --dry-run takeover)"
+	compare takeover "$variant-dry-run" "$(run_out "$t" takeover --dry-run)"
 	snapshot "$t" >"$work/after"
 	check "$variant: takeover --dry-run wrote nothing" cmp -s "$work/before" "$work/after"
 	compare takeover "$variant-output" "$(run_out "$t" takeover)"
@@ -519,7 +519,20 @@ check_rc "an unknown option" 2 "$bin" --frobnicate status
 check_rc "render without a fragment name" 2 "$bin" render
 check_rc "render of an unknown fragment" 2 "$bin" render grub
 check_rc "a bad --congestion" 2 "$bin" render sysctl --congestion reno
-check_rc "--congestion outside render" 2 "$bin" --congestion bbr apply
+check_rc "--congestion before the command" 2 "$bin" --congestion bbr render sysctl
+check_rc "--congestion to another command" 2 "$bin" apply --congestion bbr
+check_match "the command names the option it does not take" \
+	"^apply: unrecognized option '--congestion'" "$out"
+check_rc "--dry-run is apply's, not global" 2 "$bin" --dry-run apply
+check_rc "--dry-run to a command that changes nothing" 2 "$bin" status --dry-run
+check_rc "render --help exits 0" 0 "$bin" render --help
+check_eq "render --help: its usage line" \
+	"usage: wp-panel-nettune [--root dir] [-v] render [--congestion auto|bbr|cubic] sysctl|modules" \
+	"$out"
+t=$(tree debian13-2cpu)
+check_eq "render's options go before or after its argument" \
+	"$("$bin" --root "$t" render sysctl --congestion cubic)" \
+	"$("$bin" --root "$t" render --congestion=cubic sysctl)"
 check_rc "--root that is not a directory" 2 "$bin" --root /nonexistent detect
 check_rc "an extra argument" 2 "$bin" status now
 check_rc "--help exits 0" 0 "$bin" --help

@@ -21,7 +21,7 @@ static const struct setting *find(const struct profile *p, const char *key)
 
 /* Invariants of the table: keys valid and unique, a reason on every row
  * that fits on one comment line, global keys marked optional. */
-static void test_table(void **unused)
+static void test_table(void **state _unused_)
 {
 	assert_true(n_tunables <= SETTINGS_MAX);
 	for (size_t i = 0; i < n_tunables; i++) {
@@ -41,7 +41,7 @@ static void test_table(void **unused)
 }
 
 /* Keys the profile must never touch: the kernel and systemd size them. */
-static void test_untouched(void **unused)
+static void test_untouched(void **state _unused_)
 {
 	static const char *const never[] = { "net.ipv4.tcp_mem", "net.ipv4.udp_mem",
 					     "fs.file-max", "kernel.pid_max" };
@@ -51,7 +51,7 @@ static void test_untouched(void **unused)
 			assert_string_not_equal(tunables[j].key, never[i]);
 }
 
-static void test_congestion(void **unused)
+static void test_congestion(void **state _unused_)
 {
 	static const struct {
 		unsigned cpus;
@@ -114,7 +114,7 @@ static void test_congestion(void **unused)
 	}
 }
 
-static void test_buffers(void **unused)
+static void test_buffers(void **state _unused_)
 {
 	static const struct {
 		uint64_t mem_kib;
@@ -144,7 +144,7 @@ static void test_buffers(void **unused)
 	}
 }
 
-static void test_nominal_memory(void **unused)
+static void test_nominal_memory(void **state _unused_)
 {
 	assert_int_equal(nominal_memory_mib(1003212), 1024);
 	assert_int_equal(nominal_memory_mib(1048576), 1024);
@@ -152,7 +152,7 @@ static void test_nominal_memory(void **unused)
 	assert_int_equal(nominal_memory_mib(1), 128);
 }
 
-static void test_congestion_names(void **unused)
+static void test_congestion_names(void **state _unused_)
 {
 	enum congestion c;
 
