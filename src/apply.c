@@ -183,18 +183,17 @@ enum outcome {
 	OUTCOME_SET,
 };
 
-/* Writing bbr or fq makes the kernel load tcp_bbr or sch_fq by name, which
- * bypasses a modprobe.d blacklist. A module the admin disabled is never
- * loaded that way. */
-static bool value_needs_refused_module(const struct assignment *a,
+/* Writing a row's value (bbr, fq) makes the kernel load its module by name,
+ * which bypasses a modprobe.d blacklist. A module the admin disabled is
+ * never loaded that way. */
+static bool value_needs_refused_module(const struct context *ctx,
+				       const struct assignment *a,
 				       const struct sysinfo *info)
 {
-	if (strcmp(a->key, "net.ipv4.tcp_congestion_control") == 0 &&
-	    strcmp(a->value, "bbr") == 0)
-		return info->bbr == MODSTATE_BLACKLISTED;
-	if (strcmp(a->key, "net.core.default_qdisc") == 0 && strcmp(a->value, "fq") == 0)
-		return info->fq == MODSTATE_BLACKLISTED;
-	return false;
+	const struct tunable *t = tunable_find(a->key);
+
+	return t && t->module && strcmp(a->value, t->value) == 0 &&
+	       sysinfo_module(ctx->root, info->release, t) == MODSTATE_BLACKLISTED;
 }
 
 /* After a write, the record holds what the kernel reads back: it may have
@@ -229,8 +228,8 @@ static bool has_word(const char *list, const char *word)
 /* What the allowed list becomes when algo turns default: the kernel lists
  * the allowed algorithms in their order of registration, the order of the
  * available list, and a module loaded by the write comes last. */
-static void predict_allowed(const struct context *ctx, const char *before,
-			    const char *algo, char *buf, size_t size)
+static void predict_allowed(const struct context *ctx, const struct tunable *t,
+			    const char *before, const char *algo, char *buf, size_t size)
 {
 	char available[VALUE_MAX + 1];
 	FILE *f = fmemopen(buf, size, "w");
@@ -240,8 +239,8 @@ static void predict_allowed(const struct context *ctx, const char *before,
 		buf[0] = '\0';
 		return;
 	}
-	if (sysctl_read(ctx->root, "net.ipv4.tcp_available_congestion_control", available,
-			sizeof(available)) < 0)
+	if (!t->available ||
+	    sysctl_read(ctx->root, t->available, available, sizeof(available)) < 0)
 		available[0] = '\0';
 	for (char *word = strtok(available, " "); word; word = strtok(NULL, " ")) {
 		listed = listed || strcmp(word, algo) == 0;
@@ -260,17 +259,17 @@ static void predict_allowed(const struct context *ctx, const char *before,
 static const char *watch_side_effect(const struct context *ctx, struct state *state,
 				     const struct assignment *a)
 {
-	static const char *const allowed = "net.ipv4.tcp_allowed_congestion_control";
+	const struct tunable *t = tunable_find(a->key);
+	const char *allowed = t ? t->widens : NULL;
 	char before[VALUE_MAX + 1];
 	struct record *rec;
 
-	if (strcmp(a->key, "net.ipv4.tcp_congestion_control") != 0 ||
-	    state_find(state, allowed) ||
+	if (!allowed || state_find(state, allowed) ||
 	    sysctl_read(ctx->root, allowed, before, sizeof(before)) < 0 ||
 	    has_word(before, a->value) || state_add(state, allowed, before, before) < 0)
 		return NULL;
 	rec = &state->items[state->n - 1];
-	predict_allowed(ctx, before, a->value, rec->pending, sizeof(rec->pending));
+	predict_allowed(ctx, t, before, a->value, rec->pending, sizeof(rec->pending));
 	return allowed;
 }
 
@@ -313,7 +312,7 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 		}
 		return OUTCOME_UNCHANGED;
 	}
-	if (value_needs_refused_module(a, info)) {
+	if (value_needs_refused_module(ctx, a, info)) {
 		log_warning("not setting %s = %s: its module is blacklisted, and the kernel "
 			    "would load it anyway",
 			    a->key, a->value);
@@ -376,13 +375,33 @@ static bool in_fragment(const struct assignments *fragment, const char *key)
 	return false;
 }
 
-/* A record stays while the fragment sets its key; the allowed list, while it
- * sets the congestion control that changed it. */
+/* A record stays while the fragment sets its key; a list a key widens (the
+ * allowed congestion controls), while the fragment sets that key. */
 static bool fragment_keeps(const struct assignments *fragment, const char *key)
 {
-	if (strcmp(key, "net.ipv4.tcp_allowed_congestion_control") == 0)
-		key = "net.ipv4.tcp_congestion_control";
-	return in_fragment(fragment, key);
+	for (size_t i = 0; i < fragment->n; i++) {
+		const struct tunable *t = tunable_find(fragment->items[i].key);
+
+		if (strcmp(fragment->items[i].key, key) == 0 ||
+		    (t && t->widens && strcmp(t->widens, key) == 0))
+			return true;
+	}
+	return false;
+}
+
+/* A module the profile loads at boot that is blacklisted: the fragment was
+ * rendered without its key, which stays the kernel's. */
+static void note_blacklisted(const struct context *ctx, const struct sysinfo *info,
+			     const struct assignments *fragment)
+{
+	for (size_t i = 0; i < n_tunables; i++) {
+		const struct tunable *t = &tunables[i];
+
+		if (t->module_at_boot && !in_fragment(fragment, t->key) &&
+		    sysinfo_module(ctx->root, info->release, t) == MODSTATE_BLACKLISTED)
+			printf("%s is blacklisted in modprobe.d: %s stays the kernel's.\n",
+			       t->module, t->key);
+	}
 }
 
 /* Reverts every record whose key the fragment does not name (all of them
@@ -445,9 +464,7 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	}
 
 	ret = load_modules(ctx, &info, &modules);
-	if (info.bbr == MODSTATE_BLACKLISTED &&
-	    !in_fragment(&fragment, "net.ipv4.tcp_congestion_control"))
-		printf("tcp_bbr is blacklisted in modprobe.d: congestion control stays the kernel's.\n");
+	note_blacklisted(ctx, &info, &fragment);
 	for (size_t i = 0; i < fragment.n; i++) {
 		r = apply_one(ctx, &info, &fragment.items[i], &state);
 		if (r >= 0)

@@ -169,6 +169,8 @@ t=$(fresh bbr-blacklisted)
 echo tcp_bbr >>"$t$modules"
 check_rc "a blacklisted module does not fail apply" 0 "$bin" --root "$t" apply
 check_match "and is reported" 'tcp_bbr is blacklisted in modprobe.d, not loading it' "$out"
+check_match "with the key it leaves to the kernel" \
+	"^tcp_bbr is blacklisted in modprobe.d: net.ipv4.tcp_congestion_control stays the kernel's\.$" "$out"
 
 # A fragment made before the admin blacklisted tcp_bbr: setting bbr would
 # make the kernel load it anyway, so apply leaves the key alone.
@@ -179,6 +181,16 @@ check_rc "apply with bbr in the fragment but blacklisted" 0 "$bin" --root "$t" a
 check_match "warns about it" 'not setting net.ipv4.tcp_congestion_control = bbr: its module is blacklisted' "$out"
 check_eq "congestion control stays cubic" cubic "$(sysctl_value net.ipv4.tcp_congestion_control "$t")"
 check_eq "the other keys are set" 65535 "$(sysctl_value net.core.somaxconn "$t")"
+"$bin" --root "$t" revert >/dev/null
+
+# The same for fq: sch_fq blacklisted after the fragment was made.
+t=$(fresh debian13-2cpu)
+mkdir -p "$t/etc/modprobe.d"
+echo "blacklist sch_fq" >"$t/etc/modprobe.d/no-fq.conf"
+check_rc "apply with fq in the fragment but blacklisted" 0 "$bin" --root "$t" apply
+check_match "warns about it" 'not setting net.core.default_qdisc = fq: its module is blacklisted' "$out"
+check_eq "the default qdisc stays fq_codel" fq_codel "$(sysctl_value net.core.default_qdisc "$t")"
+check_eq "bbr is set" bbr "$(sysctl_value net.ipv4.tcp_congestion_control "$t")"
 
 # Refusals: a clear one-line message, exit 1, the tree untouched.
 refused() {

@@ -37,7 +37,20 @@ static void test_table(void **state _unused_)
 			assert_true(t->floor > 0);
 		else
 			assert_non_null(t->value);
+		assert_ptr_equal(tunable_find(t->key), t);
+		/* The special handling hangs off a module's value, and names
+		 * valid keys that are not rows of their own. */
+		if (t->available || t->module_at_boot || t->widens)
+			assert_non_null(t->module);
+		if (t->available)
+			assert_true(sysctl_key_valid(t->available) &&
+				    !tunable_find(t->available));
+		if (t->widens)
+			assert_true(sysctl_key_valid(t->widens) &&
+				    !tunable_find(t->widens) && t->available);
 	}
+	assert_null(tunable_find("net.ipv4.tcp_mem"));
+	assert_null(tunable_find("net.core"));
 }
 
 /* Keys the profile must never touch: the kernel and systemd size them. */
