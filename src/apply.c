@@ -443,7 +443,7 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 		return EXIT_FAILURE;
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
-	if (kernel_off_limits(ctx, &info))
+	if (kernel_off_limits_say(ctx, &info))
 		return EXIT_SUCCESS;
 
 	/* Everything is read before anything changes. A bad line is reported
@@ -503,7 +503,7 @@ static int do_revert(struct context *ctx, int argc, char **argv)
 		return EXIT_FAILURE;
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
-	if (kernel_off_limits(ctx, &info))
+	if (kernel_off_limits_say(ctx, &info))
 		return EXIT_SUCCESS;
 	if (lock_or_log(ctx, &lock) < 0)
 		return EXIT_FAILURE;

@@ -99,25 +99,42 @@ int detect_or_log(const struct context *ctx, struct sysinfo *ret_info)
 	return r;
 }
 
-/* Containers and chroots share or fake the kernel: changing it from inside
- * would tune someone else's machine, or the build host. */
-bool kernel_off_limits(const struct context *ctx, const struct sysinfo *info)
+/* Why the running kernel must be left alone, if it must: the one decision,
+ * for apply, revert and detect --may-tune (which the postinst and the
+ * first-boot unit ask). An image being built under DPKG_ROOT, containers
+ * and chroots share or fake the kernel: changing it from inside would tune
+ * someone else's machine, or the build host. debian/postrm makes the same
+ * decision in shell, with the same checks in the same order and the same
+ * words (tests/leave-alone-test.sh runs both). */
+bool kernel_off_limits(const struct context *ctx, const struct sysinfo *info,
+		       char *reason, size_t size)
 {
-	if (info->environment == ENVIRONMENT_CONTAINER) {
-		printf("In a container (%s): leaving the kernel alone.\n",
-		       info->container[0] ? info->container : "unknown");
-		return true;
-	}
-	if (info->environment == ENVIRONMENT_CHROOT) {
-		printf("In a chroot: leaving the running kernel alone.\n");
-		return true;
-	}
-	if (!info->net_writable) {
-		printf("%s/proc/sys/net is read-only: leaving the kernel alone.\n",
-		       ctx->root);
-		return true;
-	}
-	return false;
+	const char *dpkg_root = getenv("DPKG_ROOT");
+
+	if (dpkg_root && dpkg_root[0] != '\0')
+		snprintf(reason, size, "DPKG_ROOT is %s: not the running system",
+			 dpkg_root);
+	else if (info->environment == ENVIRONMENT_CONTAINER)
+		snprintf(reason, size, "running in a container (%s)",
+			 info->container[0] ? info->container : "unknown");
+	else if (info->environment == ENVIRONMENT_CHROOT)
+		snprintf(reason, size, "running in a chroot");
+	else if (!info->net_writable)
+		snprintf(reason, size, "%s/proc/sys/net is read-only", ctx->root);
+	else
+		return false;
+	return true;
+}
+
+/* For apply and revert: says why they do nothing, if they must not. */
+bool kernel_off_limits_say(const struct context *ctx, const struct sysinfo *info)
+{
+	char reason[PATH_MAX_LEN + 64];
+
+	if (!kernel_off_limits(ctx, info, reason, sizeof(reason)))
+		return false;
+	printf("%s: leaving the running kernel alone.\n", reason);
+	return true;
 }
 
 struct fragment_lines {

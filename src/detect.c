@@ -10,30 +10,59 @@
 #include "nettune.h"
 #include "render.h"
 
-static int detect_parse_argv(struct context *ctx _unused_, int argc, char **argv)
+struct detect_args {
+	bool may_tune;
+};
+
+static int detect_parse_argv(int argc, char **argv, struct detect_args *ret)
 {
 	static const struct option options[] = {
+		{ "may-tune", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	int c;
 
+	*ret = (struct detect_args){ 0 };
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
 		switch (c) {
+		case 'm':
+			ret->may_tune = true;
+			break;
 		default:
 			return command_option(&command_detect, c);
 		}
 	return command_no_arguments(&command_detect, argc, argv);
 }
 
+/* The answer the maintainer scripts ask for, as an exit status and one line:
+ * it needs only the environment, not the CPUs or memory a bare chroot may
+ * not show. */
+static int detect_may_tune(const struct context *ctx)
+{
+	struct sysinfo info = { 0 };
+	char reason[PATH_MAX_LEN + 64];
+
+	sysinfo_detect_environment(ctx->root, &info);
+	if (kernel_off_limits(ctx, &info, reason, sizeof(reason))) {
+		printf("%s\n", reason);
+		return EXIT_LEAVE_ALONE;
+	}
+	printf("the running kernel may be tuned\n");
+	return EXIT_SUCCESS;
+}
+
 static int do_detect(struct context *ctx, int argc, char **argv)
 {
+	struct detect_args args;
 	struct sysinfo info;
 	int r;
 
-	r = detect_parse_argv(ctx, argc, argv);
+	r = detect_parse_argv(argc, argv, &args);
 	if (r <= 0)
 		return command_parsed_exit(r);
+	if (args.may_tune)
+		return detect_may_tune(ctx);
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
 	printf("cpus: %u\n", info.cpus);
@@ -51,7 +80,7 @@ static int do_detect(struct context *ctx, int argc, char **argv)
 
 const struct command command_detect = {
 	.name = "detect",
-	.args = "",
+	.args = "[--may-tune]",
 	.help = "show what this machine is",
 	.run = do_detect,
 };

@@ -16,6 +16,7 @@
 enum {
 	EXIT_USAGE = 2,
 	EXIT_DRIFT = 3,
+	EXIT_LEAVE_ALONE = 4, /* detect --may-tune: leave the running kernel alone */
 };
 
 /* What the command line says. main fills in the global options; a command
@@ -53,5 +54,7 @@ int command_parsed_exit(int r);
 
 struct assignments;
 int read_fragment_or_log(const struct context *ctx, struct assignments *ret);
-bool kernel_off_limits(const struct context *ctx, const struct sysinfo *info);
+bool kernel_off_limits(const struct context *ctx, const struct sysinfo *info,
+		       char *reason, size_t size);
+bool kernel_off_limits_say(const struct context *ctx, const struct sysinfo *info);
 int detect_or_log(const struct context *ctx, struct sysinfo *ret_info);

@@ -327,6 +327,21 @@ enum modstate sysinfo_module(const char *root, const char *release,
 	return state;
 }
 
+/* Where the helper runs: a container, a chroot or the host, and whether
+ * /proc/sys/net can be written. Nothing to fail: what cannot be read counts
+ * as the answer that leaves the kernel alone. debian/postrm repeats these
+ * checks in shell, in this order. */
+void sysinfo_detect_environment(const char *root, struct sysinfo *info)
+{
+	info->environment = ENVIRONMENT_HOST;
+	info->container[0] = '\0';
+	if (detect_container(root, info->container, sizeof(info->container)))
+		info->environment = ENVIRONMENT_CONTAINER;
+	else if (detect_chroot(root))
+		info->environment = ENVIRONMENT_CHROOT;
+	info->net_writable = detect_net_writable(root);
+}
+
 /* glibc answers this with the sysinfo() system call, no file needed. */
 static int memory_from_kernel(uint64_t *ret_kib)
 {
@@ -379,12 +394,7 @@ int sysinfo_detect(const char *root, struct sysinfo *ret_info, const char **ret_
 		else if (tunables[i].rule == RULE_FQ)
 			info.fq = sysinfo_module(root, info.release, &tunables[i]);
 
-	if (detect_container(root, info.container, sizeof(info.container)))
-		info.environment = ENVIRONMENT_CONTAINER;
-	else if (detect_chroot(root))
-		info.environment = ENVIRONMENT_CHROOT;
-	info.net_writable = detect_net_writable(root);
-
+	sysinfo_detect_environment(root, &info);
 	*ret_info = info;
 	return 0;
 }

@@ -38,4 +38,5 @@ const char *environment_to_string(enum environment environment);
 struct tunable;
 enum modstate sysinfo_module(const char *root, const char *release,
 			     const struct tunable *t);
+void sysinfo_detect_environment(const char *root, struct sysinfo *info);
 int sysinfo_detect(const char *root, struct sysinfo *ret_info, const char **ret_failed);
