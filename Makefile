@@ -23,7 +23,7 @@ CC ?= cc
 PKG_CONFIG ?= pkg-config
 CFLAGS ?= -O2 -g
 # Flags the code needs, kept apart so that a CFLAGS given to make adds to them.
-BASE_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers -Wshadow -Wformat=2 \
+BASE_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers -Wshadow -Wformat=2 \
 	-Wstrict-prototypes -Wmissing-prototypes -D_GNU_SOURCE -DVERSION='"$(VERSION)"'
 KMOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
 KMOD_LIBS := $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null || echo -lkmod)
@@ -32,7 +32,7 @@ CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
 B = build
 LIB_SRC = src/util.c src/log.c src/sysctl.c src/sysctld.c src/modulesd.c src/sysctld-files.c src/state.c \
 	src/modload.c src/sysinfo.c src/profile.c src/render.c src/qdisc.c src/apply.c src/status.c \
-	src/takeover.c src/overrides.c
+	src/takeover.c src/overrides.c src/command.c src/detect.c
 PROG_SRC = src/main.c
 
 all: $(B)/wp-panel-nettune

@@ -18,27 +18,6 @@
 #include "state.h"
 #include "sysctld.h"
 
-/* Containers and chroots share or fake the kernel: changing it from inside
- * would tune someone else's machine, or the build host. */
-bool kernel_off_limits(const struct context *ctx, const struct sysinfo *info)
-{
-	if (info->environment == ENVIRONMENT_CONTAINER) {
-		printf("In a container (%s): leaving the kernel alone.\n",
-		       info->container[0] ? info->container : "unknown");
-		return true;
-	}
-	if (info->environment == ENVIRONMENT_CHROOT) {
-		printf("In a chroot: leaving the running kernel alone.\n");
-		return true;
-	}
-	if (!info->net_writable) {
-		printf("%s/proc/sys/net is read-only: leaving the kernel alone.\n",
-		       ctx->root);
-		return true;
-	}
-	return false;
-}
-
 /* Changing this machine's kernel and its record takes root; without it the
  * writes would fail one by one and look like a read-only /proc/sys. A tree
  * given with --root, and --dry-run, need no privileges. */
@@ -49,18 +28,6 @@ static bool refuse_without_root(const struct context *ctx, const char *command)
 	log_error("%s needs root: it changes the running kernel and the record in %s",
 		  command, STATE_DIR);
 	return true;
-}
-
-int detect_or_log(const struct context *ctx, struct sysinfo *ret_info)
-{
-	const char *failed = NULL;
-	int r;
-
-	r = sysinfo_detect(ctx->root, ret_info, &failed);
-	if (r < 0)
-		log_error("cannot read %s%s: %s", ctx->root, failed ? failed : "",
-			  strerror(-r));
-	return r;
 }
 
 /* Writes back the original of one recorded key if the live value is still
@@ -123,39 +90,6 @@ static int lock_or_log(const struct context *ctx, int *ret_fd)
 	else if (r < 0)
 		log_error("cannot lock %s%s: %s", ctx->root, STATE_LOCK, file_strerror(r));
 	return r;
-}
-
-struct fragment_lines {
-	const struct context *ctx;
-	unsigned bad;
-};
-
-static void log_fragment_line(void *userdata, const char *file, unsigned line, int error)
-{
-	struct fragment_lines *lines = userdata;
-
-	log_error("%s%s:%u: %s", lines->ctx->root, file, line, sysctld_strerror(error));
-	lines->bad++;
-}
-
-/* Our sysctl fragment, every bad line reported: 0, 1 when some line was bad
- * (the others are in ret, as systemd-sysctl applies them at boot), -ENOENT
- * when there is none, or -errno, logged. */
-int read_fragment_or_log(const struct context *ctx, struct assignments *ret)
-{
-	struct fragment_lines lines = { ctx, 0 };
-	const struct sysctld_report report = { log_fragment_line, &lines };
-	int r;
-
-	r = sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, true, ret, &report);
-	if (r == -ENOENT)
-		return r;
-	if (r < 0 && lines.bad == 0) {
-		log_error("cannot read %s%s: %s", ctx->root, FRAGMENT_SYSCTL,
-			  file_strerror(r));
-		return r;
-	}
-	return lines.bad > 0;
 }
 
 static int load_state_or_log(const struct context *ctx, struct state *ret)
@@ -249,18 +183,17 @@ enum outcome {
 	OUTCOME_SET,
 };
 
-/* Writing bbr or fq makes the kernel load tcp_bbr or sch_fq by name, which
- * bypasses a modprobe.d blacklist. A module the admin disabled is never
- * loaded that way. */
-static bool value_needs_refused_module(const struct assignment *a,
+/* Writing a row's value (bbr, fq) makes the kernel load its module by name,
+ * which bypasses a modprobe.d blacklist. A module the admin disabled is
+ * never loaded that way. */
+static bool value_needs_refused_module(const struct context *ctx,
+				       const struct assignment *a,
 				       const struct sysinfo *info)
 {
-	if (strcmp(a->key, "net.ipv4.tcp_congestion_control") == 0 &&
-	    strcmp(a->value, "bbr") == 0)
-		return info->bbr == MODSTATE_BLACKLISTED;
-	if (strcmp(a->key, "net.core.default_qdisc") == 0 && strcmp(a->value, "fq") == 0)
-		return info->fq == MODSTATE_BLACKLISTED;
-	return false;
+	const struct tunable *t = tunable_find(a->key);
+
+	return t && t->module && strcmp(a->value, t->value) == 0 &&
+	       sysinfo_module(ctx->root, info->release, t) == MODSTATE_BLACKLISTED;
 }
 
 /* After a write, the record holds what the kernel reads back: it may have
@@ -295,8 +228,8 @@ static bool has_word(const char *list, const char *word)
 /* What the allowed list becomes when algo turns default: the kernel lists
  * the allowed algorithms in their order of registration, the order of the
  * available list, and a module loaded by the write comes last. */
-static void predict_allowed(const struct context *ctx, const char *before,
-			    const char *algo, char *buf, size_t size)
+static void predict_allowed(const struct context *ctx, const struct tunable *t,
+			    const char *before, const char *algo, char *buf, size_t size)
 {
 	char available[VALUE_MAX + 1];
 	FILE *f = fmemopen(buf, size, "w");
@@ -306,8 +239,8 @@ static void predict_allowed(const struct context *ctx, const char *before,
 		buf[0] = '\0';
 		return;
 	}
-	if (sysctl_read(ctx->root, "net.ipv4.tcp_available_congestion_control", available,
-			sizeof(available)) < 0)
+	if (!t->available ||
+	    sysctl_read(ctx->root, t->available, available, sizeof(available)) < 0)
 		available[0] = '\0';
 	for (char *word = strtok(available, " "); word; word = strtok(NULL, " ")) {
 		listed = listed || strcmp(word, algo) == 0;
@@ -326,17 +259,17 @@ static void predict_allowed(const struct context *ctx, const char *before,
 static const char *watch_side_effect(const struct context *ctx, struct state *state,
 				     const struct assignment *a)
 {
-	static const char *const allowed = "net.ipv4.tcp_allowed_congestion_control";
+	const struct tunable *t = tunable_find(a->key);
+	const char *allowed = t ? t->widens : NULL;
 	char before[VALUE_MAX + 1];
 	struct record *rec;
 
-	if (strcmp(a->key, "net.ipv4.tcp_congestion_control") != 0 ||
-	    state_find(state, allowed) ||
+	if (!allowed || state_find(state, allowed) ||
 	    sysctl_read(ctx->root, allowed, before, sizeof(before)) < 0 ||
 	    has_word(before, a->value) || state_add(state, allowed, before, before) < 0)
 		return NULL;
 	rec = &state->items[state->n - 1];
-	predict_allowed(ctx, before, a->value, rec->pending, sizeof(rec->pending));
+	predict_allowed(ctx, t, before, a->value, rec->pending, sizeof(rec->pending));
 	return allowed;
 }
 
@@ -379,7 +312,7 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 		}
 		return OUTCOME_UNCHANGED;
 	}
-	if (value_needs_refused_module(a, info)) {
+	if (value_needs_refused_module(ctx, a, info)) {
 		log_warning("not setting %s = %s: its module is blacklisted, and the kernel "
 			    "would load it anyway",
 			    a->key, a->value);
@@ -442,13 +375,33 @@ static bool in_fragment(const struct assignments *fragment, const char *key)
 	return false;
 }
 
-/* A record stays while the fragment sets its key; the allowed list, while it
- * sets the congestion control that changed it. */
+/* A record stays while the fragment sets its key; a list a key widens (the
+ * allowed congestion controls), while the fragment sets that key. */
 static bool fragment_keeps(const struct assignments *fragment, const char *key)
 {
-	if (strcmp(key, "net.ipv4.tcp_allowed_congestion_control") == 0)
-		key = "net.ipv4.tcp_congestion_control";
-	return in_fragment(fragment, key);
+	for (size_t i = 0; i < fragment->n; i++) {
+		const struct tunable *t = tunable_find(fragment->items[i].key);
+
+		if (strcmp(fragment->items[i].key, key) == 0 ||
+		    (t && t->widens && strcmp(t->widens, key) == 0))
+			return true;
+	}
+	return false;
+}
+
+/* A module the profile loads at boot that is blacklisted: the fragment was
+ * rendered without its key, which stays the kernel's. */
+static void note_blacklisted(const struct context *ctx, const struct sysinfo *info,
+			     const struct assignments *fragment)
+{
+	for (size_t i = 0; i < n_tunables; i++) {
+		const struct tunable *t = &tunables[i];
+
+		if (t->module_at_boot && !in_fragment(fragment, t->key) &&
+		    sysinfo_module(ctx->root, info->release, t) == MODSTATE_BLACKLISTED)
+			printf("%s is blacklisted in modprobe.d: %s stays the kernel's.\n",
+			       t->module, t->key);
+	}
 }
 
 /* Reverts every record whose key the fragment does not name (all of them
@@ -474,7 +427,7 @@ static int revert_records(const struct context *ctx, struct state *state,
 	return ret;
 }
 
-int command_apply(const struct context *ctx, int argc, char **argv)
+static int do_apply(struct context *ctx, int argc, char **argv)
 {
 	struct assignments fragment = { 0 };
 	struct modules modules = { 0 };
@@ -483,11 +436,14 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 	struct sysinfo info;
 	int r, ret = 0, lock, bad_lines;
 
+	r = command_parse_dry_run(&command_apply, ctx, argc, argv);
+	if (r <= 0)
+		return command_parsed_exit(r);
 	if (refuse_without_root(ctx, "apply"))
 		return EXIT_FAILURE;
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
-	if (kernel_off_limits(ctx, &info))
+	if (kernel_off_limits_say(ctx, &info))
 		return EXIT_SUCCESS;
 
 	/* Everything is read before anything changes. A bad line is reported
@@ -508,9 +464,7 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 	}
 
 	ret = load_modules(ctx, &info, &modules);
-	if (info.bbr == MODSTATE_BLACKLISTED &&
-	    !in_fragment(&fragment, "net.ipv4.tcp_congestion_control"))
-		printf("tcp_bbr is blacklisted in modprobe.d: congestion control stays the kernel's.\n");
+	note_blacklisted(ctx, &info, &fragment);
 	for (size_t i = 0; i < fragment.n; i++) {
 		r = apply_one(ctx, &info, &fragment.items[i], &state);
 		if (r >= 0)
@@ -536,17 +490,20 @@ int command_apply(const struct context *ctx, int argc, char **argv)
 	return ret < 0 || bad_lines > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
 
-int command_revert(const struct context *ctx, int argc, char **argv)
+static int do_revert(struct context *ctx, int argc, char **argv)
 {
 	struct state state = { 0 };
 	struct sysinfo info;
 	int r, ret = 0, lock;
 
+	r = command_parse_dry_run(&command_revert, ctx, argc, argv);
+	if (r <= 0)
+		return command_parsed_exit(r);
 	if (refuse_without_root(ctx, "revert"))
 		return EXIT_FAILURE;
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
-	if (kernel_off_limits(ctx, &info))
+	if (kernel_off_limits_say(ctx, &info))
 		return EXIT_SUCCESS;
 	if (lock_or_log(ctx, &lock) < 0)
 		return EXIT_FAILURE;
@@ -564,3 +521,17 @@ int command_revert(const struct context *ctx, int argc, char **argv)
 	state_free(&state);
 	return ret < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
+
+const struct command command_apply = {
+	.name = "apply",
+	.args = "[--dry-run]",
+	.help = "make the running kernel match the fragments",
+	.run = do_apply,
+};
+
+const struct command command_revert = {
+	.name = "revert",
+	.args = "[--dry-run]",
+	.help = "put back the values recorded by apply",
+	.run = do_revert,
+};

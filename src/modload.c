@@ -7,8 +7,10 @@
 #include "modload.h"
 #include "util.h"
 
-static void log_nothing(void *data, int priority, const char *file, int line,
-			const char *fn, const char *format, va_list args)
+static void log_nothing(void *data _unused_, int priority _unused_,
+			const char *file _unused_, int line _unused_,
+			const char *fn _unused_, const char *format _unused_,
+			va_list args _unused_)
 {
 }
 

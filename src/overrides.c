@@ -111,13 +111,16 @@ static void note_sysctl_conf(const struct context *ctx,
 	assignments_free(&conf);
 }
 
-int command_overrides(const struct context *ctx, int argc, char **argv)
+static int do_overrides(struct context *ctx, int argc, char **argv)
 {
 	struct assignments fragment = { 0 }, all = { 0 };
 	struct override *o = NULL;
 	int r, bad_lines;
 	size_t n = 0;
 
+	r = command_parse_none(&command_overrides, argc, argv);
+	if (r <= 0)
+		return command_parsed_exit(r);
 	bad_lines = read_fragment_or_log(ctx, &fragment);
 	if (bad_lines == -ENOENT) {
 		printf("%s%s is missing: nothing to compare.\n", ctx->root,
@@ -144,3 +147,10 @@ int command_overrides(const struct context *ctx, int argc, char **argv)
 	assignments_free(&all);
 	return r < 0 || bad_lines > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }
+
+const struct command command_overrides = {
+	.name = "overrides",
+	.args = "",
+	.help = "list the other files that set our keys at boot",
+	.run = do_overrides,
+};

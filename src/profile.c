@@ -13,9 +13,12 @@
  * defaults in the floors are those of Debian 13's 6.12 kernel. */
 const struct tunable tunables[] = {
 	{ "net.core.default_qdisc", RULE_FQ, "fq", 0, SCOPE_GLOBAL,
-	  "fq gives BBR precise pacing; without it BBR falls back to one hrtimer per socket." },
+	  "fq gives BBR precise pacing; without it BBR falls back to one hrtimer per socket.",
+	  .module = "sch_fq", .new_qdiscs_only = true },
 	{ "net.ipv4.tcp_congestion_control", RULE_BBR, "bbr", 0, SCOPE_NETNS,
-	  "BBR: on long, lossy links loss is not congestion, so do not back off on it." },
+	  "BBR: on long, lossy links loss is not congestion, so do not back off on it.",
+	  .module = "tcp_bbr", .available = "net.ipv4.tcp_available_congestion_control",
+	  .module_at_boot = true, .widens = "net.ipv4.tcp_allowed_congestion_control" },
 	{ "net.core.somaxconn", RULE_FIXED, "65535", 0, SCOPE_NETNS,
 	  "Accept queue for bursts (nginx must ask for it too: listen ... backlog=)." },
 	{ "net.ipv4.tcp_max_syn_backlog", RULE_FIXED, "8192", 0, SCOPE_NETNS,
@@ -56,6 +59,14 @@ const struct tunable tunables[] = {
 const size_t n_tunables = ELEMENTSOF(tunables);
 _Static_assert(ELEMENTSOF(tunables) <= SETTINGS_MAX,
 	       "struct profile has room for SETTINGS_MAX settings, one a tunable");
+
+const struct tunable *tunable_find(const char *key)
+{
+	for (size_t i = 0; i < n_tunables; i++)
+		if (strcmp(tunables[i].key, key) == 0)
+			return &tunables[i];
+	return NULL;
+}
 
 static const char *const congestion_names[] = {
 	[CONGESTION_AUTO] = "auto",
@@ -113,6 +124,28 @@ static const char *decide_bbr(const struct sysinfo *info, enum congestion choice
 	return "auto, with 2 or more CPUs and BBR in this kernel.";
 }
 
+/* What detection found of the module a rule depends on. */
+static enum modstate rule_modstate(const struct sysinfo *info, enum rule rule)
+{
+	switch (rule) {
+	case RULE_BBR:
+		return info->bbr;
+	case RULE_FQ:
+		return info->fq;
+	case RULE_FIXED:
+	case RULE_BUFFER_MAX:
+	case RULE_BUFFER_VECTOR:
+		break;
+	}
+	return MODSTATE_MISSING;
+}
+
+/* A module that is not built in is listed in modules-load.d, loaded or not. */
+static bool loadable(enum modstate state)
+{
+	return state == MODSTATE_MODULE || state == MODSTATE_LOADED;
+}
+
 void profile_compute(const struct sysinfo *info, enum congestion choice,
 		     struct profile *ret_profile)
 {
@@ -125,8 +158,6 @@ void profile_compute(const struct sysinfo *info, enum congestion choice,
 
 	p.why = decide_bbr(info, choice, &p.bbr);
 	p.fq = p.bbr && modstate_usable(info->fq);
-	if (p.bbr && (info->bbr == MODSTATE_MODULE || info->bbr == MODSTATE_LOADED))
-		p.module = "tcp_bbr";
 
 	by_memory = p.mem_mib * (1u << 20) / 64;
 	p.buffer_max = by_memory < BUFFER_CEILING ? by_memory : BUFFER_CEILING;
@@ -161,6 +192,8 @@ void profile_compute(const struct sysinfo *info, enum congestion choice,
 		s->optional = t->scope == SCOPE_GLOBAL;
 		s->reason = t->reason;
 		p.n_settings++;
+		if (t->module_at_boot && loadable(rule_modstate(info, t->rule)))
+			p.module = t->module;
 	}
 	*ret_profile = p;
 }

@@ -33,6 +33,13 @@ struct tunable {
 	uint64_t floor; /* buffer rules: never below the kernel's default */
 	enum scope scope;
 	const char *reason;
+	/* What a few rows need beyond their value. Callers ask the row, found
+	 * with tunable_find(), and never compare keys. */
+	const char *module; /* writing value makes the kernel load it by name */
+	const char *available; /* lists value once the module is in (NULL: key) */
+	bool module_at_boot; /* listed in modules-load.d when it is a module */
+	const char *widens; /* a list writing value adds it to, in available's order */
+	bool new_qdiscs_only; /* reaches a qdisc only when the qdisc is created */
 };
 
 #define BUFFER_CEILING (16u << 20)
@@ -61,6 +68,7 @@ struct profile {
 extern const struct tunable tunables[];
 extern const size_t n_tunables;
 
+const struct tunable *tunable_find(const char *key);
 int congestion_from_string(const char *s, enum congestion *ret);
 const char *congestion_to_string(enum congestion congestion);
 uint64_t nominal_memory_mib(uint64_t mem_kib);

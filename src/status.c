@@ -78,7 +78,9 @@ static bool status_key(const struct context *ctx, const struct assignment *a,
 	return bad;
 }
 
-static void status_qdiscs(const struct context *ctx, bool want_fq)
+/* Each interface's qdiscs; qdisc, when the fragment sets a key that reaches
+ * only the qdiscs created after it (the default qdisc), is that key's line. */
+static void status_qdiscs(const struct context *ctx, const struct assignment *qdisc)
 {
 	struct qdisc_link links[LINKS_MAX];
 	bool stale = false;
@@ -95,22 +97,54 @@ static void status_qdiscs(const struct context *ctx, bool want_fq)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		bool fq = strcmp(links[i].root, "fq") == 0;
+		bool wanted = qdisc && strcmp(links[i].root, qdisc->value) == 0;
 
 		printf("qdisc %s: %s", links[i].ifname,
 		       links[i].root[0] ? links[i].root : "?");
 		for (size_t j = 0; j < links[i].n_leaves; j++) {
 			printf("%s%s", j == 0 ? ", leaves " : " ", links[i].leaves[j]);
-			fq = fq || strcmp(links[i].leaves[j], "fq") == 0;
+			wanted = wanted ||
+				 (qdisc && strcmp(links[i].leaves[j], qdisc->value) == 0);
 		}
 		printf("\n");
-		if (want_fq && !fq && strcmp(links[i].ifname, "lo") != 0 &&
+		if (qdisc && !wanted && strcmp(links[i].ifname, "lo") != 0 &&
 		    strcmp(links[i].root, "noqueue") != 0)
 			stale = true;
 	}
 	if (stale)
-		printf("note: default_qdisc fq reaches an interface when it is created; the ones\n"
-		       "      above keep their qdisc until the next boot (BBR paces itself meanwhile).\n");
+		printf("note: %s %s reaches an interface when it is created; the ones\n"
+		       "      above keep their qdisc until the next boot (BBR paces itself meanwhile).\n",
+		       strrchr(qdisc->key, '.') + 1, qdisc->value);
+}
+
+/* The modules the profile loads at boot, and whether our modules-load.d
+ * fragment lists one the kernel cannot load; returns true then. */
+static bool status_modules(const struct context *ctx, const struct sysinfo *info)
+{
+	struct modules listed = { 0 };
+	unsigned line = 0;
+	bool bad = false;
+
+	if (modulesd_parse_file(ctx->root, FRAGMENT_MODULES, &listed, &line) < 0)
+		listed.n = 0;
+	printf("\n");
+	for (size_t i = 0; i < n_tunables; i++) {
+		const struct tunable *t = &tunables[i];
+		enum modstate state;
+
+		if (!t->module_at_boot)
+			continue;
+		state = sysinfo_module(ctx->root, info->release, t);
+		printf("%s: %s\n", t->module, modstate_to_string(state));
+		for (size_t j = 0; j < listed.n; j++)
+			if (strcmp(listed.names[j], t->module) == 0 &&
+			    !modstate_usable(state)) {
+				printf("%s is listed in %s but cannot be loaded\n",
+				       t->module, FRAGMENT_MODULES);
+				bad = true;
+			}
+	}
+	return bad;
 }
 
 struct other_files {
@@ -145,17 +179,36 @@ static void report_other_file(void *userdata, const char *file, unsigned line, i
 	}
 }
 
-int command_status(const struct context *ctx, int argc, char **argv)
+static int parse_argv(struct context *ctx _unused_, int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
+		switch (c) {
+		default:
+			return command_option(&command_status, c);
+		}
+	return command_no_arguments(&command_status, argc, argv);
+}
+
+static int do_status(struct context *ctx, int argc, char **argv)
 {
 	struct assignments fragment = { 0 }, all = { 0 };
 	struct other_files other = { ctx, false };
 	const struct sysctld_report report = { report_other_file, &other };
-	struct modules modules = { 0 };
-	unsigned line = 0, cpus = 0;
-	bool bad = false, want_fq = false;
+	const struct assignment *qdisc = NULL;
+	unsigned cpus = 0;
+	bool bad = false;
 	struct sysinfo info;
 	int r, bad_lines;
 
+	r = parse_argv(ctx, argc, argv);
+	if (r <= 0)
+		return command_parsed_exit(r);
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
 	bad_lines = read_fragment_or_log(ctx, &fragment);
@@ -180,22 +233,15 @@ int command_status(const struct context *ctx, int argc, char **argv)
 		       info.container[0] ? ")" : "");
 	printf("%-34s %-21s %-21s %s\n", "KEY", "WANTED", "LIVE", "SET AT BOOT BY");
 	for (size_t i = 0; i < fragment.n; i++) {
+		const struct tunable *t = tunable_find(fragment.items[i].key);
+
 		bad |= status_key(ctx, &fragment.items[i], &all);
-		if (strcmp(fragment.items[i].key, "net.core.default_qdisc") == 0 &&
-		    strcmp(fragment.items[i].value, "fq") == 0)
-			want_fq = true;
+		if (t && t->new_qdiscs_only)
+			qdisc = &fragment.items[i];
 	}
 
-	printf("\ntcp_bbr: %s\n", modstate_to_string(info.bbr));
-	if (modulesd_parse_file(ctx->root, FRAGMENT_MODULES, &modules, &line) == 0)
-		for (size_t i = 0; i < modules.n; i++)
-			if (strcmp(modules.names[i], "tcp_bbr") == 0 &&
-			    !modstate_usable(info.bbr)) {
-				printf("tcp_bbr is listed in %s but cannot be loaded\n",
-				       FRAGMENT_MODULES);
-				bad = true;
-			}
-	status_qdiscs(ctx, want_fq);
+	bad |= status_modules(ctx, &info);
+	status_qdiscs(ctx, qdisc);
 
 	if (fragment_cpus(ctx->root, &cpus) == 0 && cpus != info.cpus)
 		printf("warning: the fragment was made for %u CPU%s, this machine has %u now:\n"
@@ -211,3 +257,10 @@ int command_status(const struct context *ctx, int argc, char **argv)
 	assignments_free(&all);
 	return bad_lines > 0 ? EXIT_FAILURE : bad ? EXIT_DRIFT : EXIT_SUCCESS;
 }
+
+const struct command command_status = {
+	.name = "status",
+	.args = "",
+	.help = "compare the fragment, the kernel and boot",
+	.run = do_status,
+};

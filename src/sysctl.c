@@ -98,7 +98,7 @@ int sysctl_read(const char *root, const char *key, char *buf, size_t size)
 /* Writes a value the way the kernel prints it back: a vector of numbers
  * separated by tabs, then a newline. The kernel parses any blank as a
  * separator, and a read-back compares byte for byte. Strings keep their
- * spaces: tcp_allowed_congestion_control splits on spaces only. */
+ * spaces: a list of congestion controls splits on spaces only. */
 static void kernel_form(const char *value, char *buf, size_t size)
 {
 	bool numeric = true;
@@ -151,7 +151,7 @@ bool sysctl_error_is_refusal(int error)
 }
 
 /* Outside the initial network namespace the kernel shows some global keys
- * (net.core.rmem_max) read-only, with no write bit at all. */
+ * (the buffer maxima) read-only, with no write bit at all. */
 bool sysctl_read_only(const char *root, const char *key)
 {
 	char path[PATH_MAX_LEN];

@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "modload.h"
+#include "profile.h"
+#include "sysctl.h"
 #include "sysinfo.h"
 #include "util.h"
 
@@ -85,7 +87,7 @@ static int cpu_list_parse(const char *list, void (*fn)(unsigned cpu, void *data)
 	return 0;
 }
 
-static void count_one(unsigned cpu, void *data)
+static void count_one(unsigned cpu _unused_, void *data)
 {
 	(*(unsigned *)data)++;
 }
@@ -282,12 +284,12 @@ static bool detect_net_writable(const char *root)
 	return access(path, W_OK) == 0;
 }
 
-static bool word_in_line(const char *root, const char *file, const char *word)
+/* Whether the live value of key holds word, among words split on blanks. */
+static bool key_has_word(const char *root, const char *key, const char *word)
 {
-	char path[PATH_MAX_LEN], buf[LINE_MAX_LEN], *save = NULL;
+	char buf[VALUE_MAX + 1], *save = NULL;
 
-	if (root_path(path, sizeof(path), root, file) < 0 ||
-	    read_line(path, buf, sizeof(buf)) < 0)
+	if (sysctl_read(root, key, buf, sizeof(buf)) < 0)
 		return false;
 	for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
 		if (strcmp(w, word) == 0)
@@ -307,20 +309,37 @@ static bool module_live(const char *root, const char *name)
 
 /* A module is LOADED when its sysfs initstate says so. Otherwise the module
  * directory decides, except that a kernel may run with no module directory
- * at all: then the kernel's own lists tell builtin from missing. */
-static enum modstate detect_module(const char *root, const char *release,
-				   const char *name, const char *list_file,
-				   const char *word)
+ * at all: then the row's list of what the kernel has (or the key's own
+ * value) tells builtin from missing. */
+enum modstate sysinfo_module(const char *root, const char *release,
+			     const struct tunable *t)
 {
 	enum modstate state = MODSTATE_MISSING;
 
-	if (module_live(root, name))
+	if (!t->module)
+		return MODSTATE_MISSING;
+	if (module_live(root, t->module))
 		return MODSTATE_LOADED;
-	if (word_in_line(root, list_file, word))
+	if (key_has_word(root, t->available ?: t->key, t->value))
 		return MODSTATE_BUILTIN;
-	if (release[0] != '\0' && modload_query(root, release, name, &state) < 0)
+	if (release[0] != '\0' && modload_query(root, release, t->module, &state) < 0)
 		state = MODSTATE_MISSING;
 	return state;
+}
+
+/* Where the helper runs: a container, a chroot or the host, and whether
+ * /proc/sys/net can be written. Nothing to fail: what cannot be read counts
+ * as the answer that leaves the kernel alone. debian/postrm repeats these
+ * checks in shell, in this order. */
+void sysinfo_detect_environment(const char *root, struct sysinfo *info)
+{
+	info->environment = ENVIRONMENT_HOST;
+	info->container[0] = '\0';
+	if (detect_container(root, info->container, sizeof(info->container)))
+		info->environment = ENVIRONMENT_CONTAINER;
+	else if (detect_chroot(root))
+		info->environment = ENVIRONMENT_CHROOT;
+	info->net_writable = detect_net_writable(root);
 }
 
 /* glibc answers this with the sysinfo() system call, no file needed. */
@@ -368,18 +387,14 @@ int sysinfo_detect(const char *root, struct sysinfo *ret_info, const char **ret_
 		return r < 0 ? r : -EBADMSG;
 	}
 
-	info.bbr = detect_module(root, info.release, "tcp_bbr",
-				 "/proc/sys/net/ipv4/tcp_available_congestion_control",
-				 "bbr");
-	info.fq = detect_module(root, info.release, "sch_fq",
-				"/proc/sys/net/core/default_qdisc", "fq");
+	/* The profile's rules ask for the modules of BBR's row and fq's. */
+	for (size_t i = 0; i < n_tunables; i++)
+		if (tunables[i].rule == RULE_BBR)
+			info.bbr = sysinfo_module(root, info.release, &tunables[i]);
+		else if (tunables[i].rule == RULE_FQ)
+			info.fq = sysinfo_module(root, info.release, &tunables[i]);
 
-	if (detect_container(root, info.container, sizeof(info.container)))
-		info.environment = ENVIRONMENT_CONTAINER;
-	else if (detect_chroot(root))
-		info.environment = ENVIRONMENT_CHROOT;
-	info.net_writable = detect_net_writable(root);
-
+	sysinfo_detect_environment(root, &info);
 	*ret_info = info;
 	return 0;
 }

@@ -35,4 +35,8 @@ int cpu_list_count(const char *list, unsigned *ret_count);
 const char *modstate_to_string(enum modstate state);
 bool modstate_usable(enum modstate state);
 const char *environment_to_string(enum environment environment);
+struct tunable;
+enum modstate sysinfo_module(const char *root, const char *release,
+			     const struct tunable *t);
+void sysinfo_detect_environment(const char *root, struct sysinfo *info);
 int sysinfo_detect(const char *root, struct sysinfo *ret_info, const char **ret_failed);

@@ -260,7 +260,7 @@ out:
 	assignments_free(&ours);
 }
 
-int command_takeover(const struct context *ctx, int argc, char **argv)
+static int do_takeover(struct context *ctx, int argc, char **argv)
 {
 	char path[PATH_MAX_LEN], variant[256];
 	const char *what = "";
@@ -269,6 +269,9 @@ int command_takeover(const struct context *ctx, int argc, char **argv)
 	char *data;
 	int r;
 
+	r = command_parse_dry_run(&command_takeover, ctx, argc, argv);
+	if (r <= 0)
+		return command_parsed_exit(r);
 	if (root_path(path, sizeof(path), ctx->root, TAKEOVER_PATH) < 0) {
 		log_error("%s%s: %s", ctx->root, TAKEOVER_PATH, strerror(ENAMETOOLONG));
 		return EXIT_FAILURE;
@@ -315,3 +318,10 @@ int command_takeover(const struct context *ctx, int argc, char **argv)
 	free(data);
 	return r;
 }
+
+const struct command command_takeover = {
+	.name = "takeover",
+	.args = "[--dry-run]",
+	.help = "move the WP Panel installer's unedited sysctl.d file aside",
+	.run = do_takeover,
+};

@@ -8,6 +8,10 @@
 
 #define ELEMENTSOF(a) (sizeof(a) / sizeof((a)[0]))
 
+/* A parameter a callback's or a command's signature gives it, and it does
+ * not need. */
+#define _unused_ __attribute__((unused))
+
 /* The longest value or line the helper accepts; the kernel's own sysctl
  * values are far shorter. */
 #define VALUE_MAX 1024

@@ -22,7 +22,8 @@ char *scratch_new(void)
 	return dir;
 }
 
-static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+static int remove_one(const char *path, const struct stat *st _unused_, int flag _unused_,
+		      struct FTW *ftw _unused_)
 {
 	return remove(path);
 }

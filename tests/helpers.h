@@ -3,6 +3,8 @@
 
 #include <stddef.h>
 
+#include "util.h"
+
 /* A scratch directory for one test, removed with everything in it. */
 char *scratch_new(void);
 void scratch_free(char *dir);

@@ -137,7 +137,7 @@ for name in $all_trees; do
 	snapshot "$t" >"$work/before"
 	check_rc "$name: apply exits 0" 0 "$bin" --root "$t" apply
 	if [ "$name" = container ]; then
-		check_match "$name: apply leaves the kernel alone" 'container \(lxc\): leaving the kernel alone' "$out"
+		check_match "$name: apply leaves the kernel alone" '^running in a container \(lxc\): leaving the running kernel alone\.$' "$out"
 		snapshot "$t" >"$work/after"
 		check "$name: apply changed nothing" cmp -s "$work/before" "$work/after"
 		continue
@@ -169,6 +169,8 @@ t=$(fresh bbr-blacklisted)
 echo tcp_bbr >>"$t$modules"
 check_rc "a blacklisted module does not fail apply" 0 "$bin" --root "$t" apply
 check_match "and is reported" 'tcp_bbr is blacklisted in modprobe.d, not loading it' "$out"
+check_match "with the key it leaves to the kernel" \
+	"^tcp_bbr is blacklisted in modprobe.d: net.ipv4.tcp_congestion_control stays the kernel's\.$" "$out"
 
 # A fragment made before the admin blacklisted tcp_bbr: setting bbr would
 # make the kernel load it anyway, so apply leaves the key alone.
@@ -179,6 +181,16 @@ check_rc "apply with bbr in the fragment but blacklisted" 0 "$bin" --root "$t" a
 check_match "warns about it" 'not setting net.ipv4.tcp_congestion_control = bbr: its module is blacklisted' "$out"
 check_eq "congestion control stays cubic" cubic "$(sysctl_value net.ipv4.tcp_congestion_control "$t")"
 check_eq "the other keys are set" 65535 "$(sysctl_value net.core.somaxconn "$t")"
+"$bin" --root "$t" revert >/dev/null
+
+# The same for fq: sch_fq blacklisted after the fragment was made.
+t=$(fresh debian13-2cpu)
+mkdir -p "$t/etc/modprobe.d"
+echo "blacklist sch_fq" >"$t/etc/modprobe.d/no-fq.conf"
+check_rc "apply with fq in the fragment but blacklisted" 0 "$bin" --root "$t" apply
+check_match "warns about it" 'not setting net.core.default_qdisc = fq: its module is blacklisted' "$out"
+check_eq "the default qdisc stays fq_codel" fq_codel "$(sysctl_value net.core.default_qdisc "$t")"
+check_eq "bbr is set" bbr "$(sysctl_value net.ipv4.tcp_congestion_control "$t")"
 
 # Refusals: a clear one-line message, exit 1, the tree untouched.
 refused() {
@@ -308,7 +320,7 @@ check_eq "notsent_lowat is back" 4294967295 "$(sysctl_value net.ipv4.tcp_notsent
 # --dry-run writes nothing.
 t=$(fresh debian13-2cpu)
 snapshot "$t" >"$work/before"
-check_rc "apply --dry-run exits 0" 0 "$bin" --root "$t" --dry-run apply
+check_rc "apply --dry-run exits 0" 0 "$bin" --root "$t" apply --dry-run
 check_match "and tells what it would set" '^would set net.core.somaxconn = 65535 \(now 4096\)$' "$out"
 snapshot "$t" >"$work/after"
 check "apply --dry-run wrote nothing" cmp -s "$work/before" "$work/after"
@@ -400,7 +412,7 @@ for variant in 2cpu 1cpu; do
 	[ "$variant" = 2cpu ] || chmod 600 "$t/etc/sysctl.d/99-wp-panel.conf"
 	compare takeover "$variant-overrides-before" "$(run_out "$t" overrides)"
 	snapshot "$t" >"$work/before"
-	compare takeover "$variant-dry-run" "$(run_out "$t" --dry-run takeover)"
+	compare takeover "$variant-dry-run" "$(run_out "$t" takeover --dry-run)"
 	snapshot "$t" >"$work/after"
 	check "$variant: takeover --dry-run wrote nothing" cmp -s "$work/before" "$work/after"
 	compare takeover "$variant-output" "$(run_out "$t" takeover)"
@@ -519,7 +531,20 @@ check_rc "an unknown option" 2 "$bin" --frobnicate status
 check_rc "render without a fragment name" 2 "$bin" render
 check_rc "render of an unknown fragment" 2 "$bin" render grub
 check_rc "a bad --congestion" 2 "$bin" render sysctl --congestion reno
-check_rc "--congestion outside render" 2 "$bin" --congestion bbr apply
+check_rc "--congestion before the command" 2 "$bin" --congestion bbr render sysctl
+check_rc "--congestion to another command" 2 "$bin" apply --congestion bbr
+check_match "the command names the option it does not take" \
+	"^apply: unrecognized option '--congestion'" "$out"
+check_rc "--dry-run is apply's, not global" 2 "$bin" --dry-run apply
+check_rc "--dry-run to a command that changes nothing" 2 "$bin" status --dry-run
+check_rc "render --help exits 0" 0 "$bin" render --help
+check_eq "render --help: its usage line" \
+	"usage: wp-panel-nettune [--root dir] [-v] render [--congestion auto|bbr|cubic] sysctl|modules" \
+	"$out"
+t=$(tree debian13-2cpu)
+check_eq "render's options go before or after its argument" \
+	"$("$bin" --root "$t" render sysctl --congestion cubic)" \
+	"$("$bin" --root "$t" render --congestion=cubic sysctl)"
 check_rc "--root that is not a directory" 2 "$bin" --root /nonexistent detect
 check_rc "an extra argument" 2 "$bin" status now
 check_rc "--help exits 0" 0 "$bin" --help

@@ -10,6 +10,7 @@
 #include <libkmod.h>
 
 #include "modload.h"
+#include "util.h"
 
 /* Opaque to us, so any distinct addresses will do. A lookup yields up to
  * ENTRIES_MAX modules: entry i of a list is fake_entries[i], and its module
@@ -22,26 +23,29 @@ static size_t n_entries;
 #define LIST ((struct kmod_list *)&fake_entries[0])
 
 struct kmod_ctx *__wrap_kmod_new(const char *dirname, const char *const *config_paths);
-struct kmod_ctx *__wrap_kmod_new(const char *dirname, const char *const *config_paths)
+struct kmod_ctx *__wrap_kmod_new(const char *dirname _unused_,
+				 const char *const *config_paths _unused_)
 {
 	return CTX;
 }
 
 struct kmod_ctx *__wrap_kmod_unref(struct kmod_ctx *ctx);
-struct kmod_ctx *__wrap_kmod_unref(struct kmod_ctx *ctx)
+struct kmod_ctx *__wrap_kmod_unref(struct kmod_ctx *ctx _unused_)
 {
 	return NULL;
 }
 
 void __wrap_kmod_set_log_fn(struct kmod_ctx *ctx, void *fn, const void *data);
-void __wrap_kmod_set_log_fn(struct kmod_ctx *ctx, void *fn, const void *data)
+void __wrap_kmod_set_log_fn(struct kmod_ctx *ctx _unused_, void *fn _unused_,
+			    const void *data _unused_)
 {
 }
 
 /* The lookup finds as many modules as the test says (0: not found). */
 int __wrap_kmod_module_new_from_lookup(struct kmod_ctx *ctx, const char *alias,
 				       struct kmod_list **list);
-int __wrap_kmod_module_new_from_lookup(struct kmod_ctx *ctx, const char *alias,
+int __wrap_kmod_module_new_from_lookup(struct kmod_ctx *ctx _unused_,
+				       const char *alias _unused_,
 				       struct kmod_list **list)
 {
 	n_entries = mock_type(size_t);
@@ -55,9 +59,9 @@ int __wrap_kmod_module_apply_filter(const struct kmod_ctx *ctx,
 				    enum kmod_filter filter_type,
 				    const struct kmod_list *input,
 				    struct kmod_list **output);
-int __wrap_kmod_module_apply_filter(const struct kmod_ctx *ctx,
+int __wrap_kmod_module_apply_filter(const struct kmod_ctx *ctx _unused_,
 				    enum kmod_filter filter_type,
-				    const struct kmod_list *input,
+				    const struct kmod_list *input _unused_,
 				    struct kmod_list **output)
 {
 	check_expected(filter_type);
@@ -66,13 +70,13 @@ int __wrap_kmod_module_apply_filter(const struct kmod_ctx *ctx,
 }
 
 const char *__wrap_kmod_module_get_install_commands(const struct kmod_module *mod);
-const char *__wrap_kmod_module_get_install_commands(const struct kmod_module *mod)
+const char *__wrap_kmod_module_get_install_commands(const struct kmod_module *mod _unused_)
 {
 	return mock_ptr_type(const char *);
 }
 
 int __wrap_kmod_module_get_initstate(const struct kmod_module *mod);
-int __wrap_kmod_module_get_initstate(const struct kmod_module *mod)
+int __wrap_kmod_module_get_initstate(const struct kmod_module *mod _unused_)
 {
 	return mock_type(int);
 }
@@ -80,9 +84,12 @@ int __wrap_kmod_module_get_initstate(const struct kmod_module *mod)
 int __wrap_kmod_module_probe_insert_module(struct kmod_module *mod, unsigned int flags,
 					   const char *extra_options, void *run_install,
 					   const void *data, void *print_action);
-int __wrap_kmod_module_probe_insert_module(struct kmod_module *mod, unsigned int flags,
-					   const char *extra_options, void *run_install,
-					   const void *data, void *print_action)
+int __wrap_kmod_module_probe_insert_module(struct kmod_module *mod _unused_,
+					   unsigned int flags,
+					   const char *extra_options _unused_,
+					   void *run_install _unused_,
+					   const void *data _unused_,
+					   void *print_action _unused_)
 {
 	/* The blacklist applies and install commands never run. */
 	assert_int_equal(flags, KMOD_PROBE_APPLY_BLACKLIST | KMOD_PROBE_IGNORE_COMMAND);
@@ -90,13 +97,13 @@ int __wrap_kmod_module_probe_insert_module(struct kmod_module *mod, unsigned int
 }
 
 int __wrap_kmod_module_unref_list(struct kmod_list *list);
-int __wrap_kmod_module_unref_list(struct kmod_list *list)
+int __wrap_kmod_module_unref_list(struct kmod_list *list _unused_)
 {
 	return 0;
 }
 
 struct kmod_module *__wrap_kmod_module_unref(struct kmod_module *mod);
-struct kmod_module *__wrap_kmod_module_unref(struct kmod_module *mod)
+struct kmod_module *__wrap_kmod_module_unref(struct kmod_module *mod _unused_)
 {
 	return NULL;
 }
@@ -109,7 +116,7 @@ struct kmod_module *__wrap_kmod_module_get_module(const struct kmod_list *entry)
 
 struct kmod_list *__wrap_kmod_list_next(const struct kmod_list *list,
 					const struct kmod_list *curr);
-struct kmod_list *__wrap_kmod_list_next(const struct kmod_list *list,
+struct kmod_list *__wrap_kmod_list_next(const struct kmod_list *list _unused_,
 					const struct kmod_list *curr)
 {
 	size_t next = (size_t)((const int *)curr - fake_entries) + 1;
@@ -125,7 +132,7 @@ static void expect_blacklist_check(bool allowed, const char *install)
 		will_return(__wrap_kmod_module_get_install_commands, install);
 }
 
-static void test_ensure_builtin(void **unused)
+static void test_ensure_builtin(void **state _unused_)
 {
 	enum modresult result;
 
@@ -135,7 +142,7 @@ static void test_ensure_builtin(void **unused)
 	assert_int_equal(result, MODRESULT_PRESENT);
 }
 
-static void test_ensure_live(void **unused)
+static void test_ensure_live(void **state _unused_)
 {
 	enum modresult result;
 
@@ -145,7 +152,7 @@ static void test_ensure_live(void **unused)
 	assert_int_equal(result, MODRESULT_PRESENT);
 }
 
-static void test_ensure_inserted(void **unused)
+static void test_ensure_inserted(void **state _unused_)
 {
 	enum modresult result;
 
@@ -157,7 +164,7 @@ static void test_ensure_inserted(void **unused)
 	assert_int_equal(result, MODRESULT_INSERTED);
 }
 
-static void test_ensure_blacklisted(void **unused)
+static void test_ensure_blacklisted(void **state _unused_)
 {
 	enum modresult result;
 
@@ -169,7 +176,7 @@ static void test_ensure_blacklisted(void **unused)
 }
 
 /* "install tcp_bbr /bin/false" disables a module as surely as a blacklist. */
-static void test_ensure_install_command(void **unused)
+static void test_ensure_install_command(void **state _unused_)
 {
 	enum modresult result;
 
@@ -180,7 +187,7 @@ static void test_ensure_install_command(void **unused)
 	assert_int_equal(result, MODRESULT_BLACKLISTED);
 }
 
-static void test_ensure_probe_blacklisted(void **unused)
+static void test_ensure_probe_blacklisted(void **state _unused_)
 {
 	enum modresult result;
 
@@ -192,7 +199,7 @@ static void test_ensure_probe_blacklisted(void **unused)
 	assert_int_equal(result, MODRESULT_BLACKLISTED);
 }
 
-static void test_ensure_not_found(void **unused)
+static void test_ensure_not_found(void **state _unused_)
 {
 	enum modresult result;
 
@@ -201,7 +208,7 @@ static void test_ensure_not_found(void **unused)
 	assert_int_equal(result, MODRESULT_NOT_FOUND);
 }
 
-static void test_ensure_eperm(void **unused)
+static void test_ensure_eperm(void **state _unused_)
 {
 	enum modresult result = MODRESULT_NOT_FOUND;
 
@@ -213,7 +220,7 @@ static void test_ensure_eperm(void **unused)
 }
 
 /* Under --root nothing is inserted: the module is only resolved. */
-static void test_ensure_under_root(void **unused)
+static void test_ensure_under_root(void **state _unused_)
 {
 	enum modresult result;
 
@@ -227,7 +234,7 @@ static void test_ensure_under_root(void **unused)
 
 /* Several modules behind one name: the first one present settles it, and
  * the others are not touched (no probe is expected). */
-static void test_ensure_several_first_live(void **unused)
+static void test_ensure_several_first_live(void **state _unused_)
 {
 	enum modresult result;
 
@@ -239,9 +246,9 @@ static void test_ensure_several_first_live(void **unused)
 
 /* An install command on any of them refuses the name: every module of the
  * list is looked at. */
-static void test_query_several_install_command(void **unused)
+static void test_query_several_install_command(void **state _unused_)
 {
-	enum modstate state;
+	enum modstate modstate;
 
 	will_return(__wrap_kmod_module_new_from_lookup, 3);
 	expect_value(__wrap_kmod_module_apply_filter, filter_type, KMOD_FILTER_BUILTIN);
@@ -251,8 +258,8 @@ static void test_query_several_install_command(void **unused)
 	will_return(__wrap_kmod_module_get_install_commands, NULL);
 	will_return(__wrap_kmod_module_get_install_commands, NULL);
 	will_return(__wrap_kmod_module_get_install_commands, "/bin/false");
-	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &state), 0);
-	assert_int_equal(state, MODSTATE_BLACKLISTED);
+	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &modstate), 0);
+	assert_int_equal(modstate, MODSTATE_BLACKLISTED);
 
 	will_return(__wrap_kmod_module_new_from_lookup, 3);
 	expect_value(__wrap_kmod_module_apply_filter, filter_type, KMOD_FILTER_BUILTIN);
@@ -260,30 +267,30 @@ static void test_query_several_install_command(void **unused)
 	expect_blacklist_check(true, NULL);
 	will_return(__wrap_kmod_module_get_install_commands, NULL);
 	will_return(__wrap_kmod_module_get_install_commands, NULL);
-	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &state), 0);
-	assert_int_equal(state, MODSTATE_MODULE);
+	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &modstate), 0);
+	assert_int_equal(modstate, MODSTATE_MODULE);
 }
 
-static void test_query(void **unused)
+static void test_query(void **state _unused_)
 {
-	enum modstate state;
+	enum modstate modstate;
 
 	will_return(__wrap_kmod_module_new_from_lookup, 1);
 	expect_value(__wrap_kmod_module_apply_filter, filter_type, KMOD_FILTER_BUILTIN);
 	will_return(__wrap_kmod_module_apply_filter, 0);
-	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &state), 0);
-	assert_int_equal(state, MODSTATE_BUILTIN);
+	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &modstate), 0);
+	assert_int_equal(modstate, MODSTATE_BUILTIN);
 
 	will_return(__wrap_kmod_module_new_from_lookup, 1);
 	expect_value(__wrap_kmod_module_apply_filter, filter_type, KMOD_FILTER_BUILTIN);
 	will_return(__wrap_kmod_module_apply_filter, 1);
 	expect_blacklist_check(false, NULL);
-	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &state), 0);
-	assert_int_equal(state, MODSTATE_BLACKLISTED);
+	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &modstate), 0);
+	assert_int_equal(modstate, MODSTATE_BLACKLISTED);
 
 	will_return(__wrap_kmod_module_new_from_lookup, 0);
-	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &state), 0);
-	assert_int_equal(state, MODSTATE_MISSING);
+	assert_int_equal(modload_query("/tree", "6.12", "tcp_bbr", &modstate), 0);
+	assert_int_equal(modstate, MODSTATE_MISSING);
 }
 
 int main(void)

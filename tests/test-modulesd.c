@@ -9,7 +9,7 @@
 #include "helpers.h"
 #include "modulesd.h"
 
-static void test_modules(void **unused)
+static void test_modules(void **state _unused_)
 {
 	char *root = scratch_new();
 	struct modules m;

@@ -21,7 +21,7 @@ static const struct setting *find(const struct profile *p, const char *key)
 
 /* Invariants of the table: keys valid and unique, a reason on every row
  * that fits on one comment line, global keys marked optional. */
-static void test_table(void **unused)
+static void test_table(void **state _unused_)
 {
 	assert_true(n_tunables <= SETTINGS_MAX);
 	for (size_t i = 0; i < n_tunables; i++) {
@@ -37,11 +37,24 @@ static void test_table(void **unused)
 			assert_true(t->floor > 0);
 		else
 			assert_non_null(t->value);
+		assert_ptr_equal(tunable_find(t->key), t);
+		/* The special handling hangs off a module's value, and names
+		 * valid keys that are not rows of their own. */
+		if (t->available || t->module_at_boot || t->widens)
+			assert_non_null(t->module);
+		if (t->available)
+			assert_true(sysctl_key_valid(t->available) &&
+				    !tunable_find(t->available));
+		if (t->widens)
+			assert_true(sysctl_key_valid(t->widens) &&
+				    !tunable_find(t->widens) && t->available);
 	}
+	assert_null(tunable_find("net.ipv4.tcp_mem"));
+	assert_null(tunable_find("net.core"));
 }
 
 /* Keys the profile must never touch: the kernel and systemd size them. */
-static void test_untouched(void **unused)
+static void test_untouched(void **state _unused_)
 {
 	static const char *const never[] = { "net.ipv4.tcp_mem", "net.ipv4.udp_mem",
 					     "fs.file-max", "kernel.pid_max" };
@@ -51,7 +64,7 @@ static void test_untouched(void **unused)
 			assert_string_not_equal(tunables[j].key, never[i]);
 }
 
-static void test_congestion(void **unused)
+static void test_congestion(void **state _unused_)
 {
 	static const struct {
 		unsigned cpus;
@@ -114,7 +127,7 @@ static void test_congestion(void **unused)
 	}
 }
 
-static void test_buffers(void **unused)
+static void test_buffers(void **state _unused_)
 {
 	static const struct {
 		uint64_t mem_kib;
@@ -144,7 +157,7 @@ static void test_buffers(void **unused)
 	}
 }
 
-static void test_nominal_memory(void **unused)
+static void test_nominal_memory(void **state _unused_)
 {
 	assert_int_equal(nominal_memory_mib(1003212), 1024);
 	assert_int_equal(nominal_memory_mib(1048576), 1024);
@@ -152,7 +165,7 @@ static void test_nominal_memory(void **unused)
 	assert_int_equal(nominal_memory_mib(1), 128);
 }
 
-static void test_congestion_names(void **unused)
+static void test_congestion_names(void **state _unused_)
 {
 	enum congestion c;
 

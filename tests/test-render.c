@@ -30,7 +30,7 @@ static char *render(const struct sysinfo *info, enum congestion choice, bool mod
 
 /* Every assignment parses strictly, comes after its reason, and global keys
  * carry the "-" prefix; the marker line says what the fragment is for. */
-static void test_sysctl_shape(void **unused)
+static void test_sysctl_shape(void **state _unused_)
 {
 	struct sysinfo info = { .cpus = 2,
 				.mem_kib = 2u << 20,
@@ -64,7 +64,7 @@ static void test_sysctl_shape(void **unused)
 }
 
 /* One CPU and 512 MiB: no congestion control or qdisc, smaller buffers. */
-static void test_one_cpu_small_memory(void **unused)
+static void test_one_cpu_small_memory(void **state _unused_)
 {
 	struct sysinfo info = { .cpus = 1, .mem_kib = 500000, .bbr = MODSTATE_MODULE };
 	char *text = render(&info, CONGESTION_AUTO, false);
@@ -76,7 +76,7 @@ static void test_one_cpu_small_memory(void **unused)
 	free(text);
 }
 
-static void test_modules(void **unused)
+static void test_modules(void **state _unused_)
 {
 	struct sysinfo info = { .cpus = 2,
 				.mem_kib = 2u << 20,

@@ -20,7 +20,7 @@
 	"net.ipv4.tcp_rmem\t4096 131072 6291456\t4096 131072 16777216\n" \
 	"# end\n"
 
-static void test_round_trip(void **unused)
+static void test_round_trip(void **state _unused_)
 {
 	struct state s = { 0 };
 	char *root = scratch_new(), dir[PATH_MAX_LEN];
@@ -55,7 +55,7 @@ static void test_round_trip(void **unused)
 
 /* A record of 0.1.0 reads as before; a pending value is written and read
  * back, and makes the value being written count as the helper's own. */
-static void test_versions_and_pending(void **unused)
+static void test_versions_and_pending(void **state _unused_)
 {
 	char *root = scratch_new();
 	struct state s = { 0 };
@@ -87,7 +87,7 @@ static void test_versions_and_pending(void **unused)
 
 /* A damaged record is refused whole, with the line that shows the damage, and
  * the file stays as it was for the admin to look at. */
-static void test_corrupt(void **unused)
+static void test_corrupt(void **state _unused_)
 {
 	static const struct {
 		const char *content;

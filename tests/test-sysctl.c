@@ -11,7 +11,7 @@
 #include "sysctl.h"
 #include "util.h"
 
-static void test_key_valid(void **unused)
+static void test_key_valid(void **state _unused_)
 {
 	static const struct {
 		const char *key;
@@ -35,7 +35,7 @@ static void test_key_valid(void **unused)
 		assert_int_equal(sysctl_key_valid(cases[i].key), cases[i].valid);
 }
 
-static void test_path(void **unused)
+static void test_path(void **state _unused_)
 {
 	char buf[PATH_MAX_LEN];
 
@@ -48,7 +48,7 @@ static void test_path(void **unused)
 
 /* Values go to the kernel in the form it prints them, so a read-back of a
  * captured tree compares byte for byte. */
-static void test_write_read(void **unused)
+static void test_write_read(void **state _unused_)
 {
 	char *root = scratch_new(), value[64];
 
@@ -80,7 +80,7 @@ static void test_write_read(void **unused)
 	scratch_free(root);
 }
 
-static void test_refusal(void **unused)
+static void test_refusal(void **state _unused_)
 {
 	assert_true(sysctl_error_is_refusal(-EPERM));
 	assert_true(sysctl_error_is_refusal(-EACCES));

@@ -14,7 +14,7 @@
 #include "helpers.h"
 #include "sysctld.h"
 
-static void test_parse_line(void **unused)
+static void test_parse_line(void **state _unused_)
 {
 	static const struct {
 		const char *line;
@@ -69,7 +69,7 @@ struct seen {
 	size_t n;
 };
 
-static void record_bad(void *userdata, const char *file, unsigned line, int error)
+static void record_bad(void *userdata, const char *file _unused_, unsigned line, int error)
 {
 	struct seen *seen = userdata;
 
@@ -80,7 +80,7 @@ static void record_bad(void *userdata, const char *file, unsigned line, int erro
 }
 
 /* Every bad line of our fragment is reported, and the good ones kept. */
-static void test_parse_file_strict(void **unused)
+static void test_parse_file_strict(void **state _unused_)
 {
 	struct assignments a = { 0 };
 	struct seen seen = { 0 };
@@ -124,7 +124,7 @@ static void test_parse_file_strict(void **unused)
 }
 
 /* systemd's ends of line and its line limit, byte for byte. */
-static void test_read_line(void **unused)
+static void test_read_line(void **state _unused_)
 {
 	static const struct {
 		const char *data;
@@ -160,7 +160,7 @@ static void test_read_line(void **unused)
 
 /* A line of SYSCTLD_LINE_MAX bytes is read; one more is -ENOBUFS and ends the
  * file, as in systemd-sysctl: the lines before it count, those after not. */
-static void test_line_limit(void **unused)
+static void test_line_limit(void **state _unused_)
 {
 	size_t len = SYSCTLD_LINE_MAX + 64;
 	char *data = malloc(len + 64), *p = data;
@@ -198,7 +198,7 @@ static void test_line_limit(void **unused)
 /* systemd's order: names sorted across all directories, /etc shadowing a
  * file of the same name elsewhere, /dev/null masking, an explicit key
  * beating a glob. */
-static void test_winner(void **unused)
+static void test_winner(void **state _unused_)
 {
 	static const struct {
 		const char *key, *file, *value;

@@ -14,7 +14,7 @@
 #include "sysinfo.h"
 #include "util.h"
 
-static void test_cpu_list(void **unused)
+static void test_cpu_list(void **state _unused_)
 {
 	static const struct {
 		const char *list;
@@ -54,7 +54,7 @@ static char *minimal_root(void)
 	return root;
 }
 
-static void test_minimal(void **unused)
+static void test_minimal(void **state _unused_)
 {
 	char *root = minimal_root();
 	struct sysinfo info;
@@ -73,7 +73,7 @@ static void test_minimal(void **unused)
 
 /* The kernel's own lists and sysfs tell builtin and loaded modules apart
  * even without a module directory. */
-static void test_modules_from_kernel(void **unused)
+static void test_modules_from_kernel(void **state _unused_)
 {
 	char *root = minimal_root();
 	struct sysinfo info;
@@ -94,7 +94,7 @@ static void test_modules_from_kernel(void **unused)
 
 #define BYTES(s) s, sizeof(s) - 1
 
-static void test_environment(void **unused)
+static void test_environment(void **state _unused_)
 {
 	static const struct {
 		const char *path, *content;
@@ -134,7 +134,7 @@ static void test_environment(void **unused)
 
 /* In a chroot the root is not PID 1's root; where /proc/1/root cannot be
  * read the mounts tell, and where nothing tells, it is a chroot. */
-static void test_chroot(void **unused)
+static void test_chroot(void **state _unused_)
 {
 	static const struct {
 		const char *init, *self;
@@ -175,7 +175,7 @@ static void test_chroot(void **unused)
 }
 
 /* /proc/1/root, where it can be read, decides. */
-static void test_chroot_root_link(void **unused)
+static void test_chroot_root_link(void **state _unused_)
 {
 	char *root = minimal_root(), path[PATH_MAX_LEN];
 	struct sysinfo info;
@@ -193,7 +193,7 @@ static void test_chroot_root_link(void **unused)
 	scratch_free(root);
 }
 
-static void test_read_only(void **unused)
+static void test_read_only(void **state _unused_)
 {
 	char *root = minimal_root(), path[PATH_MAX_LEN];
 	struct sysinfo info;
@@ -209,7 +209,7 @@ static void test_read_only(void **unused)
 	scratch_free(root);
 }
 
-static void test_missing_files(void **unused)
+static void test_missing_files(void **state _unused_)
 {
 	static const struct {
 		const char *path, *content;

@@ -13,7 +13,7 @@
 #include "takeover.h"
 
 /* The record is read by a shell loop: exactly these bytes. */
-static void test_record_format(void **unused)
+static void test_record_format(void **state _unused_)
 {
 	char buf[256];
 	int n;
@@ -28,7 +28,7 @@ static void test_record_format(void **unused)
 	assert_int_equal(n, (int)strlen(buf));
 }
 
-static void test_record_refuses(void **unused)
+static void test_record_refuses(void **state _unused_)
 {
 	static const struct {
 		const char *path, *variant;
@@ -67,7 +67,7 @@ static struct assignment item(const char *file, const char *key, const char *val
 
 /* In systemd's order: an earlier file loses to ours, a later one wins, the
  * last of several wins, a glob never beats an explicit key. */
-static void test_collect(void **unused)
+static void test_collect(void **state _unused_)
 {
 	struct assignment ours[] = {
 		item(FRAGMENT_SYSCTL, "net.core.somaxconn", "65535"),

@@ -12,7 +12,7 @@
 #include "helpers.h"
 #include "util.h"
 
-static void test_normalize_space(void **unused)
+static void test_normalize_space(void **state _unused_)
 {
 	static const struct {
 		const char *in, *out;
@@ -33,7 +33,7 @@ static void test_normalize_space(void **unused)
 	}
 }
 
-static void test_parse_u64(void **unused)
+static void test_parse_u64(void **state _unused_)
 {
 	static const struct {
 		const char *in;
@@ -59,7 +59,7 @@ static void test_parse_u64(void **unused)
 	}
 }
 
-static void test_read_line(void **unused)
+static void test_read_line(void **state _unused_)
 {
 	char *dir = scratch_new(), path[256], buf[8];
 
@@ -75,7 +75,7 @@ static void test_read_line(void **unused)
 	scratch_free(dir);
 }
 
-static void test_write_file_atomic(void **unused)
+static void test_write_file_atomic(void **state _unused_)
 {
 	char *dir = scratch_new(), path[256];
 	struct stat st;
@@ -95,7 +95,7 @@ static void test_write_file_atomic(void **unused)
 	scratch_free(dir);
 }
 
-static void test_root_path(void **unused)
+static void test_root_path(void **state _unused_)
 {
 	char buf[16];
 

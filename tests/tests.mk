@@ -1,5 +1,6 @@
 # Tests. make check runs them all; each group also has its own target.
-#   check-unit      cmocka unit tests and the --root fixture tests (no root needed)
+#   check-unit      cmocka unit tests and the --root fixture tests (no root needed;
+#                   as root, leave-alone-test also tries read-only mounts)
 #   check-sanitize  the same, built with AddressSanitizer and UBSan
 #   check-robust    concurrent runs, and runs killed at every write (strace)
 #   check-fuzz      the sysctl.d and record parsers under libFuzzer, a few seconds each
@@ -53,6 +54,7 @@ check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 	tests/root-test.sh $(B)/wp-panel-nettune
 	tests/design-test.sh $(B)/wp-panel-nettune $(B)/dump-tunables
+	tests/leave-alone-test.sh $(B)/wp-panel-nettune
 
 check-sanitize:
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \

@@ -1,0 +1,171 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* What the commands share: their usage lines, the handling of the options and
+ * arguments every one of them has, and the steps several take (detecting
+ * the machine, reading our fragment, deciding to leave the kernel alone),
+ * each of which logs its own failure. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "nettune.h"
+#include "render.h"
+#include "sysctld.h"
+
+#define GLOBAL_USAGE "usage: wp-panel-nettune [--root dir] [-v]"
+
+void command_usage(const struct command *cmd, FILE *f)
+{
+	fprintf(f, GLOBAL_USAGE " %s%s%s\n", cmd->name, cmd->args[0] ? " " : "",
+		cmd->args);
+}
+
+/* The default of every command's option switch: --help, or an option the
+ * command does not take, which getopt has already named. Returns 0 after
+ * --help, -EINVAL after a bad option; each command's parser returns 1 when
+ * the command is to run. */
+int command_option(const struct command *cmd, int c)
+{
+	if (c == 'h') {
+		command_usage(cmd, stdout);
+		return 0;
+	}
+	command_usage(cmd, stderr);
+	return -EINVAL;
+}
+
+/* For a command that takes no arguments after its options. */
+int command_no_arguments(const struct command *cmd, int argc, char **argv)
+{
+	if (optind >= argc)
+		return 1;
+	log_error("%s: unexpected argument '%s'", cmd->name, argv[optind]);
+	return -EINVAL;
+}
+
+/* For a command that takes no options but --help, and no arguments. */
+int command_parse_none(const struct command *cmd, int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
+		return command_option(cmd, c);
+	return command_no_arguments(cmd, argc, argv);
+}
+
+/* The commands that change the machine (apply, revert, takeover) take
+ * --dry-run, and no arguments. */
+int command_parse_dry_run(const struct command *cmd, struct context *ctx, int argc,
+			  char **argv)
+{
+	static const struct option options[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
+		switch (c) {
+		case 'n':
+			ctx->dry_run = true;
+			break;
+		default:
+			return command_option(cmd, c);
+		}
+	return command_no_arguments(cmd, argc, argv);
+}
+
+/* What a command's parser returned, as the exit status of a command that
+ * does not run. */
+int command_parsed_exit(int r)
+{
+	return r < 0 ? EXIT_USAGE : EXIT_SUCCESS;
+}
+
+int detect_or_log(const struct context *ctx, struct sysinfo *ret_info)
+{
+	const char *failed = NULL;
+	int r;
+
+	r = sysinfo_detect(ctx->root, ret_info, &failed);
+	if (r < 0)
+		log_error("cannot read %s%s: %s", ctx->root, failed ? failed : "",
+			  strerror(-r));
+	return r;
+}
+
+/* Why the running kernel must be left alone, if it must: the one decision,
+ * for apply, revert and detect --may-tune (which the postinst and the
+ * first-boot unit ask). An image being built under DPKG_ROOT, containers
+ * and chroots share or fake the kernel: changing it from inside would tune
+ * someone else's machine, or the build host. debian/postrm makes the same
+ * decision in shell, with the same checks in the same order and the same
+ * words (tests/leave-alone-test.sh runs both). */
+bool kernel_off_limits(const struct context *ctx, const struct sysinfo *info,
+		       char *reason, size_t size)
+{
+	const char *dpkg_root = getenv("DPKG_ROOT");
+
+	if (dpkg_root && dpkg_root[0] != '\0')
+		snprintf(reason, size, "DPKG_ROOT is %s: not the running system",
+			 dpkg_root);
+	else if (info->environment == ENVIRONMENT_CONTAINER)
+		snprintf(reason, size, "running in a container (%s)",
+			 info->container[0] ? info->container : "unknown");
+	else if (info->environment == ENVIRONMENT_CHROOT)
+		snprintf(reason, size, "running in a chroot");
+	else if (!info->net_writable)
+		snprintf(reason, size, "%s/proc/sys/net is read-only", ctx->root);
+	else
+		return false;
+	return true;
+}
+
+/* For apply and revert: says why they do nothing, if they must not. */
+bool kernel_off_limits_say(const struct context *ctx, const struct sysinfo *info)
+{
+	char reason[PATH_MAX_LEN + 64];
+
+	if (!kernel_off_limits(ctx, info, reason, sizeof(reason)))
+		return false;
+	printf("%s: leaving the running kernel alone.\n", reason);
+	return true;
+}
+
+struct fragment_lines {
+	const struct context *ctx;
+	unsigned bad;
+};
+
+static void log_fragment_line(void *userdata, const char *file, unsigned line, int error)
+{
+	struct fragment_lines *lines = userdata;
+
+	log_error("%s%s:%u: %s", lines->ctx->root, file, line, sysctld_strerror(error));
+	lines->bad++;
+}
+
+/* Our sysctl fragment, every bad line reported: 0, 1 when some line was bad
+ * (the others are in ret, as systemd-sysctl applies them at boot), -ENOENT
+ * when there is none, or -errno, logged. */
+int read_fragment_or_log(const struct context *ctx, struct assignments *ret)
+{
+	struct fragment_lines lines = { ctx, 0 };
+	const struct sysctld_report report = { log_fragment_line, &lines };
+	int r;
+
+	r = sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, true, ret, &report);
+	if (r == -ENOENT)
+		return r;
+	if (r < 0 && lines.bad == 0) {
+		log_error("cannot read %s%s: %s", ctx->root, FRAGMENT_SYSCTL,
+			  file_strerror(r));
+		return r;
+	}
+	return lines.bad > 0;
+}
