@@ -8,7 +8,7 @@
 #   check-repro     two builds of the package are byte-identical (root, make-deb)
 #   check-vm        the Debian 13 acceptance scenarios in a QEMU VM (root)
 
-UNIT_TESTS = util sysctl sysctld modulesd state profile render sysinfo modload takeover json expo
+UNIT_TESTS = util sysctl sysctld modulesd state profile render sysinfo modload takeover json expo report
 UNIT_BINS = $(patsubst %,$(B)/test-%,$(UNIT_TESTS))
 LIB_OBJ = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC))
 KMOD_WRAPS = kmod_new kmod_unref kmod_set_log_fn kmod_module_new_from_lookup \
