@@ -9,17 +9,23 @@
 #include "log.h"
 #include "nettune.h"
 #include "render.h"
+#include "report.h"
 
-static int detect_parse_argv(struct context *ctx _unused_, int argc, char **argv)
+static int detect_parse_argv(int argc, char **argv, bool *ret_json)
 {
 	static const struct option options[] = {
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	int c;
 
+	*ret_json = false;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
 		switch (c) {
+		case 'j':
+			*ret_json = true;
+			break;
 		default:
 			return command_option(&command_detect, c);
 		}
@@ -29,13 +35,18 @@ static int detect_parse_argv(struct context *ctx _unused_, int argc, char **argv
 static int do_detect(struct context *ctx, int argc, char **argv)
 {
 	struct sysinfo info;
+	bool json;
 	int r;
 
-	r = detect_parse_argv(ctx, argc, argv);
+	r = detect_parse_argv(argc, argv, &json);
 	if (r <= 0)
 		return command_parsed_exit(r);
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
+	if (json) {
+		report_print_detect_json(ctx->root, &info, stdout);
+		return EXIT_SUCCESS;
+	}
 	printf("cpus: %u\n", info.cpus);
 	printf("memory: %" PRIu64 " MiB (MemTotal %" PRIu64 " kB)\n",
 	       nominal_memory_mib(info.mem_kib), info.mem_kib);
@@ -51,7 +62,7 @@ static int do_detect(struct context *ctx, int argc, char **argv)
 
 const struct command command_detect = {
 	.name = "detect",
-	.args = "",
+	.args = "[--json]",
 	.help = "show what this machine is",
 	.run = do_detect,
 };
