@@ -50,6 +50,7 @@ check-deps:
 check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 	tests/root-test.sh $(B)/wp-panel-nettune
+	tests/output-test.sh $(B)/wp-panel-nettune
 	tests/design-test.sh $(B)/wp-panel-nettune $(B)/dump-tunables
 
 check-sanitize:
