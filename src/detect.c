@@ -9,15 +9,18 @@
 #include "log.h"
 #include "nettune.h"
 #include "render.h"
+#include "report.h"
 
 struct detect_args {
 	bool may_tune;
+	bool json;
 };
 
 static int detect_parse_argv(int argc, char **argv, struct detect_args *ret)
 {
 	static const struct option options[] = {
 		{ "may-tune", no_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
@@ -28,6 +31,9 @@ static int detect_parse_argv(int argc, char **argv, struct detect_args *ret)
 		switch (c) {
 		case 'm':
 			ret->may_tune = true;
+			break;
+		case 'j':
+			ret->json = true;
 			break;
 		default:
 			return command_option(&command_detect, c);
@@ -65,6 +71,10 @@ static int do_detect(struct context *ctx, int argc, char **argv)
 		return detect_may_tune(ctx);
 	if (detect_or_log(ctx, &info) < 0)
 		return EXIT_FAILURE;
+	if (args.json) {
+		report_print_detect_json(ctx->root, &info, stdout);
+		return EXIT_SUCCESS;
+	}
 	printf("cpus: %u\n", info.cpus);
 	printf("memory: %" PRIu64 " MiB (MemTotal %" PRIu64 " kB)\n",
 	       nominal_memory_mib(info.mem_kib), info.mem_kib);
@@ -80,7 +90,7 @@ static int do_detect(struct context *ctx, int argc, char **argv)
 
 const struct command command_detect = {
 	.name = "detect",
-	.args = "[--may-tune]",
+	.args = "[--may-tune | --json]",
 	.help = "show what this machine is",
 	.run = do_detect,
 };

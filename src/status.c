@@ -12,9 +12,8 @@
 #include "nettune.h"
 #include "qdisc.h"
 #include "render.h"
+#include "report.h"
 #include "sysctld.h"
-
-#define LINKS_MAX 64
 
 /* The CPU count the fragment was rendered for, from its marker line. */
 static int fragment_cpus(const char *root, unsigned *ret_cpus)
@@ -43,108 +42,64 @@ static int fragment_cpus(const char *root, unsigned *ret_cpus)
 	return r;
 }
 
-/* Prints one key's line; returns true when it is not in effect. */
-static bool status_key(const struct context *ctx, const struct assignment *a,
-		       const struct assignments *all)
+/* Reads one key's live value and decides where it stands. */
+static void status_key(const struct context *ctx, const struct assignment *a,
+		       const struct assignments *all, struct key_facts *ret)
 {
-	const struct assignment *winner = sysctld_winner(all, a->key);
-	char live[VALUE_MAX + 1];
-	/* Another file with our value keeps it in effect: a note, not drift. */
-	const char *note = winner && strcmp(winner->file, a->file) != 0 ?
-				   "  (the same value as ours)" :
-				   "";
-	bool bad = false;
-	int r;
+	struct key_facts k = { .wanted = a, .boot = sysctld_winner(all, a->key) };
+	bool same;
 
-	r = sysctl_read(ctx->root, a->key, live, sizeof(live));
-	if (r < 0)
-		snprintf(live, sizeof(live), "%s",
-			 r == -ENOENT ? "(absent)" : "(unreadable)");
+	k.live_error = sysctl_read(ctx->root, a->key, k.live, sizeof(k.live));
+	if (k.live_error < 0)
+		k.live[0] = '\0';
+	same = k.live_error == 0 && strcmp(k.live, a->value) == 0;
 
-	if (winner && winner->value[0] && strcmp(winner->value, a->value) != 0) {
-		note = "  OVERRIDDEN";
-		bad = true;
-	} else if (r == -ENOENT && a->ignore_failure) {
-		note = "  (not in this namespace)";
-	} else if (r == 0 && strcmp(live, a->value) != 0 && a->ignore_failure &&
-		   sysctl_read_only(ctx->root, a->key)) {
-		note = "  (read-only in this namespace)";
-	} else if (r < 0 || strcmp(live, a->value) != 0) {
-		note = "  DRIFT";
-		bad = true;
-	}
-	printf("%-34s %-21s %-21s %s%s\n", a->key, a->value, live,
-	       winner ? winner->file : "(none)", note);
-	return bad;
+	if (k.boot && k.boot->value[0] && strcmp(k.boot->value, a->value) != 0)
+		k.state = KEY_OVERRIDDEN;
+	else if (k.live_error == -ENOENT && a->ignore_failure)
+		k.state = KEY_NOT_IN_NAMESPACE;
+	else if (k.live_error == 0 && !same && a->ignore_failure &&
+		 sysctl_read_only(ctx->root, a->key))
+		k.state = KEY_READ_ONLY;
+	else if (!same)
+		k.state = KEY_DRIFT;
+	else
+		k.state = KEY_IN_EFFECT;
+	*ret = k;
 }
 
-/* Each interface's qdiscs; qdisc, when the fragment sets a key that reaches
- * only the qdiscs created after it (the default qdisc), is that key's line. */
-static void status_qdiscs(const struct context *ctx, const struct assignment *qdisc)
+/* The qdiscs of each interface: only on the real root, from the kernel. */
+static void status_qdiscs(const struct context *ctx, struct report *r)
 {
-	struct qdisc_link links[LINKS_MAX];
-	bool stale = false;
-	size_t n;
-	int r;
-
 	if (ctx->root[0] != '\0') {
-		printf("qdiscs: not queried under --root\n");
+		r->qdisc_error = -EOPNOTSUPP;
 		return;
 	}
-	r = qdisc_list(links, LINKS_MAX, &n);
-	if (r < 0) {
-		printf("qdiscs: cannot list them: %s\n", strerror(-r));
-		return;
-	}
-	for (size_t i = 0; i < n; i++) {
-		bool wanted = qdisc && strcmp(links[i].root, qdisc->value) == 0;
-
-		printf("qdisc %s: %s", links[i].ifname,
-		       links[i].root[0] ? links[i].root : "?");
-		for (size_t j = 0; j < links[i].n_leaves; j++) {
-			printf("%s%s", j == 0 ? ", leaves " : " ", links[i].leaves[j]);
-			wanted = wanted ||
-				 (qdisc && strcmp(links[i].leaves[j], qdisc->value) == 0);
-		}
-		printf("\n");
-		if (qdisc && !wanted && strcmp(links[i].ifname, "lo") != 0 &&
-		    strcmp(links[i].root, "noqueue") != 0)
-			stale = true;
-	}
-	if (stale)
-		printf("note: %s %s reaches an interface when it is created; the ones\n"
-		       "      above keep their qdisc until the next boot (BBR paces itself meanwhile).\n",
-		       strrchr(qdisc->key, '.') + 1, qdisc->value);
+	r->qdisc_error = qdisc_list(r->links, REPORT_LINKS_MAX, &r->n_links);
 }
 
-/* The modules the profile loads at boot, and whether our modules-load.d
- * fragment lists one the kernel cannot load; returns true then. */
-static bool status_modules(const struct context *ctx, const struct sysinfo *info)
+/* The modules the profile loads at boot, each with its state and whether
+ * our modules-load.d fragment lists it. */
+static void status_modules(const struct context *ctx, struct report *r)
 {
 	struct modules listed = { 0 };
 	unsigned line = 0;
-	bool bad = false;
 
 	if (modulesd_parse_file(ctx->root, FRAGMENT_MODULES, &listed, &line) < 0)
 		listed.n = 0;
-	printf("\n");
 	for (size_t i = 0; i < n_tunables; i++) {
 		const struct tunable *t = &tunables[i];
-		enum modstate state;
+		struct module_facts *m;
 
-		if (!t->module_at_boot)
+		if (!t->module_at_boot || r->n_modules == REPORT_MODULES_MAX)
 			continue;
-		state = sysinfo_module(ctx->root, info->release, t);
-		printf("%s: %s\n", t->module, modstate_to_string(state));
+		m = &r->modules[r->n_modules++];
+		*m = (struct module_facts){ .name = t->module,
+					    .state = sysinfo_module(ctx->root,
+								    r->info.release, t) };
 		for (size_t j = 0; j < listed.n; j++)
-			if (strcmp(listed.names[j], t->module) == 0 &&
-			    !modstate_usable(state)) {
-				printf("%s is listed in %s but cannot be loaded\n",
-				       t->module, FRAGMENT_MODULES);
-				bad = true;
-			}
+			m->listed |= strcmp(listed.names[j], t->module) == 0;
 	}
-	return bad;
 }
 
 struct other_files {
@@ -179,88 +134,115 @@ static void report_other_file(void *userdata, const char *file, unsigned line, i
 	}
 }
 
-static int parse_argv(struct context *ctx _unused_, int argc, char **argv)
+struct status_args {
+	enum {
+		FORMAT_TEXT,
+		FORMAT_JSON,
+		FORMAT_PROMETHEUS,
+	} format;
+};
+
+static int parse_argv(int argc, char **argv, struct status_args *ret)
 {
 	static const struct option options[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "prometheus", no_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	int c;
 
+	ret->format = FORMAT_TEXT;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
 		switch (c) {
+		case 'j':
+		case 'p':
+			if (ret->format != FORMAT_TEXT) {
+				log_error("status: --json or --prometheus, not both");
+				return -EINVAL;
+			}
+			ret->format = c == 'j' ? FORMAT_JSON : FORMAT_PROMETHEUS;
+			break;
 		default:
 			return command_option(&command_status, c);
 		}
 	return command_no_arguments(&command_status, argc, argv);
 }
 
-static int do_status(struct context *ctx, int argc, char **argv)
+/* Reads everything status reports, once. Fails, logged, only when there is
+ * nothing to report: the machine cannot be detected, our fragment or the
+ * sysctl.d directories cannot be read. */
+static int status_collect(const struct context *ctx, struct report *r,
+			  struct assignments *fragment, struct assignments *all)
 {
-	struct assignments fragment = { 0 }, all = { 0 };
 	struct other_files other = { ctx, false };
 	const struct sysctld_report report = { report_other_file, &other };
-	const struct assignment *qdisc = NULL;
-	unsigned cpus = 0;
-	bool bad = false;
-	struct sysinfo info;
-	int r, bad_lines;
+	int bad_lines, err;
 
-	r = parse_argv(ctx, argc, argv);
+	if (detect_or_log(ctx, &r->info) < 0)
+		return -EIO;
+	bad_lines = read_fragment_or_log(ctx, fragment);
+	if (bad_lines < 0 && bad_lines != -ENOENT)
+		return bad_lines;
+	r->fragment_present = bad_lines != -ENOENT;
+	r->malformed = bad_lines > 0;
+	if (r->fragment_present) {
+		err = sysctld_load_all(ctx->root, fragment, all, &report);
+		if (err < 0) {
+			log_error("cannot read sysctl.d: %s", strerror(-err));
+			return err;
+		}
+	}
+	r->boot_unknown = other.unknown;
+
+	r->keys = calloc(fragment->n ? fragment->n : 1, sizeof(*r->keys));
+	if (!r->keys) {
+		log_error("out of memory");
+		return -ENOMEM;
+	}
+	r->n_keys = fragment->n;
+	for (size_t i = 0; i < fragment->n; i++) {
+		const struct tunable *t = tunable_find(fragment->items[i].key);
+
+		status_key(ctx, &fragment->items[i], all, &r->keys[i]);
+		if (t && t->new_qdiscs_only)
+			r->qdisc = &fragment->items[i];
+	}
+	status_modules(ctx, r);
+	status_qdiscs(ctx, r);
+	if (fragment_cpus(ctx->root, &r->fragment_cpus) < 0)
+		r->fragment_cpus = 0;
+	return 0;
+}
+
+static int do_status(struct context *ctx, int argc, char **argv)
+{
+	static void (*const print[])(const struct report *r, FILE *f) = {
+		[FORMAT_TEXT] = report_print_text,
+		[FORMAT_JSON] = report_print_json,
+		[FORMAT_PROMETHEUS] = report_print_prometheus,
+	};
+	struct assignments fragment = { 0 }, all = { 0 };
+	struct report report = { .root = ctx->root };
+	struct status_args args;
+	int r, status = EXIT_FAILURE;
+
+	r = parse_argv(argc, argv, &args);
 	if (r <= 0)
 		return command_parsed_exit(r);
-	if (detect_or_log(ctx, &info) < 0)
-		return EXIT_FAILURE;
-	bad_lines = read_fragment_or_log(ctx, &fragment);
-	if (bad_lines == -ENOENT) {
-		printf("%s%s is missing: the machine is not tuned.\n", ctx->root,
-		       FRAGMENT_SYSCTL);
-		return EXIT_DRIFT;
+	if (status_collect(ctx, &report, &fragment, &all) == 0) {
+		status = report_exit_status(report_verdict(&report));
+		print[args.format](&report, stdout);
 	}
-	if (bad_lines < 0)
-		return EXIT_FAILURE;
-	r = sysctld_load_all(ctx->root, &fragment, &all, &report);
-	if (r < 0) {
-		log_error("cannot read sysctl.d: %s", strerror(-r));
-		assignments_free(&fragment);
-		return EXIT_FAILURE;
-	}
-
-	if (info.environment != ENVIRONMENT_HOST)
-		printf("environment: %s%s%s%s: the package leaves this kernel alone\n",
-		       environment_to_string(info.environment),
-		       info.container[0] ? " (" : "", info.container,
-		       info.container[0] ? ")" : "");
-	printf("%-34s %-21s %-21s %s\n", "KEY", "WANTED", "LIVE", "SET AT BOOT BY");
-	for (size_t i = 0; i < fragment.n; i++) {
-		const struct tunable *t = tunable_find(fragment.items[i].key);
-
-		bad |= status_key(ctx, &fragment.items[i], &all);
-		if (t && t->new_qdiscs_only)
-			qdisc = &fragment.items[i];
-	}
-
-	bad |= status_modules(ctx, &info);
-	status_qdiscs(ctx, qdisc);
-
-	if (fragment_cpus(ctx->root, &cpus) == 0 && cpus != info.cpus)
-		printf("warning: the fragment was made for %u CPU%s, this machine has %u now:\n"
-		       "         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n",
-		       cpus, cpus == 1 ? "" : "s", info.cpus);
-	bad |= other.unknown;
-	if (bad_lines > 0)
-		printf("\nThe fragment has lines that are not assignments (exit 1).\n");
-	else
-		printf("\n%s\n", bad ? "Not all in effect (exit 3)." : "All in effect.");
-
+	free(report.keys);
 	assignments_free(&fragment);
 	assignments_free(&all);
-	return bad_lines > 0 ? EXIT_FAILURE : bad ? EXIT_DRIFT : EXIT_SUCCESS;
+	return status;
 }
 
 const struct command command_status = {
 	.name = "status",
-	.args = "",
+	.args = "[--json | --prometheus]",
 	.help = "compare the fragment, the kernel and boot",
 	.run = do_status,
 };

@@ -10,7 +10,7 @@
 #   check-repro     two builds of the package are byte-identical (root, make-deb)
 #   check-vm        the Debian 13 acceptance scenarios in a QEMU VM (root)
 
-UNIT_TESTS = util sysctl sysctld modulesd state profile render sysinfo modload takeover
+UNIT_TESTS = util sysctl sysctld modulesd state profile render sysinfo modload takeover json expo report
 UNIT_BINS = $(patsubst %,$(B)/test-%,$(UNIT_TESTS))
 LIB_OBJ = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC))
 KMOD_WRAPS = kmod_new kmod_unref kmod_set_log_fn kmod_module_new_from_lookup \
@@ -53,6 +53,7 @@ check-deps:
 check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 	tests/root-test.sh $(B)/wp-panel-nettune
+	tests/output-test.sh $(B)/wp-panel-nettune
 	tests/design-test.sh $(B)/wp-panel-nettune $(B)/dump-tunables
 	tests/leave-alone-test.sh $(B)/wp-panel-nettune
 

@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#pragma once
+
+#include <stddef.h>
+
+/* The replacement character U+FFFD, as UTF-8: what the JSON and Prometheus
+ * writers put in place of each byte that is not part of valid UTF-8. */
+#define UTF8_REPLACEMENT "\xef\xbf\xbd"
+
+size_t utf8_char_len(const char *s, size_t n);
