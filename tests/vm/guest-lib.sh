@@ -357,16 +357,22 @@ repo_fetch() {
 sys.stdout.buffer.write(urllib.request.urlopen(sys.argv[1]).read())' "$REPO_URL$1" >"$2"
 }
 
-# repo_add_source: what README.md has an installer do before apt-get update:
-# the key and the .sources file from the repository, in place. The image's
-# own sources (a Debian mirror the guest cannot reach) are moved out of the
-# way, so that apt-get update speaks only of this repository.
-repo_add_source() {
+# apt_sources_aside: the image's own sources (a Debian mirror the guest
+# cannot reach) moved out of the way, so that apt-get update speaks only of
+# the repositories a test adds.
+apt_sources_aside() {
 	mkdir -p /etc/apt/sources-off
 	for _f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
 		/etc/apt/sources.list.d/*.sources; do
 		[ ! -e "$_f" ] || mv "$_f" /etc/apt/sources-off/
 	done
+}
+
+# repo_add_source: what README.md has an installer do before apt-get update:
+# the key and the .sources file from the repository, in place, with the
+# image's own sources aside.
+repo_add_source() {
+	apt_sources_aside
 	check "the key from the repository, in place" repo_fetch \
 		wp-panel-nettune-archive-keyring.asc /usr/share/keyrings/wp-panel-nettune-archive-keyring.asc
 	check "the .sources file from the repository, in place" repo_fetch \

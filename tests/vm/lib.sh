@@ -26,11 +26,15 @@
 #			with restrict=on (nothing reaches the host or beyond),
 #			configured at boot by systemd-networkd
 #	VM_DISK2	a second disk image, /dev/vdb in the guest
+#	VM_GUESTFWD	with VM_NIC=1, a QEMU guestfwd rule for that network
+#			(tcp:ADDR:PORT-cmd:COMMAND, no commas): the one way
+#			out of the VM that restrict=on leaves
+#	VM_APPEND	more kernel parameters for the guest
 #	VM_ARCH		amd64 (default) or arm64: the Debian architecture of
 #			the image vm_image builds and of the QEMU vm_boot runs
 #			(arm64: qemu-system-aarch64 -M virt, always emulated)
-# VM_NIC and VM_DISK2 are read by each vm_boot, so they can be given for
-# one boot only: VM_NIC=1 vm_boot ...
+# VM_NIC, VM_DISK2, VM_GUESTFWD and VM_APPEND are read by each vm_boot, so
+# they can be given for one boot only: VM_NIC=1 vm_boot ...
 
 VM_LIBDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_TOPDIR=$(cd "$VM_LIBDIR/../.." && pwd)
@@ -351,10 +355,11 @@ vm_qemu() {
 	# The image masks the login prompt on ttyS0 only.
 	[ "$console" = ttyS0 ] || append="$append systemd.mask=serial-getty@$console.service"
 	[ "${VM_DEBUG:-0}" = 1 ] || append="$append quiet"
+	[ -z "${VM_APPEND:-}" ] || append="$append $VM_APPEND"
 	local nic=(-nic none) disk2=()
 	if [ "${VM_NIC:-0}" = 1 ]; then
 		# shellcheck disable=SC2054 # one QEMU argument with commas
-		nic=(-nic user,model=virtio-net-pci,restrict=on)
+		nic=(-nic "user,model=virtio-net-pci,restrict=on${VM_GUESTFWD:+,guestfwd=$VM_GUESTFWD}")
 		append="$append systemd.wants=systemd-networkd.service"
 	fi
 	if [ -n "${VM_DISK2:-}" ]; then
