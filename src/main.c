@@ -28,7 +28,8 @@ static void usage(FILE *f)
 	for (size_t i = 0; i < ELEMENTSOF(commands); i++)
 		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->help);
 	fprintf(f, "\n  'wp-panel-nettune command --help' shows a command's options.\n"
-		   "  Exit status: 0 ok, 1 failure, 2 usage, 3 status found drift.\n");
+		   "  Exit status: 0 ok, 1 failure, 2 usage, 3 status found drift,\n"
+		   "  4 detect --may-tune: leave the running kernel alone.\n");
 }
 
 /* "/" is the real root; any other root loses its trailing slashes so that
