@@ -710,7 +710,11 @@ run_cell() {
 		cpu_mark "fetch_end n=$i" "$cpu"
 	done
 	cpu_mark cell_end "$cpu" netem
-	mv "$CELL_DIR/$tag"-* "$OUT/raw/" || die "cannot move the cell's files to $OUT/raw"
+	# The CPU counters last: their file on the share marks the cell done.
+	for i in "$CELL_DIR/$tag"-*; do
+		[ "$i" = "$cpu" ] || mv "$i" "$OUT/raw/" || die "cannot move $i to $OUT/raw"
+	done
+	mv "$cpu" "$OUT/raw/" || die "cannot move the cell's files to $OUT/raw"
 	RAW=$OUT/raw
 	say "$tag: keep-alive $(sed -n 's/^Requests\/sec: *//p' "$RAW/$tag-wrk.txt" 2>/dev/null) req/s," \
 		"$(grep -c 'http=200 size=69632 .* exit=0' "$RAW/$tag-visits.txt")/$(grep -c '^visit' "$RAW/$tag-visits.txt") visits," \
@@ -723,8 +727,24 @@ for round in $(seq 1 "$ROUNDS"); do
 	for link in $LINKS; do
 		set_link "$link"
 		for p in $PROFILES; do
+			# A cell finished by an earlier boot (bench/run boots again
+			# when the guest dies) is kept; a half-done one is redone.
+			if [ -e "$RAW/r$round-$link-$p-cpu.txt" ]; then
+				say "r$round-$link-$p: done by an earlier boot, kept"
+				continue
+			fi
+			rm -f "$RAW/r$round-$link-$p"-*
 			apply_profile "$p"
 			run_cell "$round" "$link" "$p"
+			# A test of that restart: CRASH_AFTER cells into the first
+			# boot, the kernel is made to panic.
+			if [ "$CRASH_AFTER" -gt 0 ] && [ ! -e "$OUT/crashed" ] &&
+				[ "$(find "$RAW" -name 'r*-cpu.txt' | wc -l)" -ge "$CRASH_AFTER" ]; then
+				say "crashing the kernel on purpose (BENCH_CRASH_AFTER=$CRASH_AFTER)"
+				: >"$OUT/crashed"
+				sync
+				echo c >/proc/sysrq-trigger
+			fi
 		done
 		if [ "${LINK_MTU[$link]}" -lt 1500 ]; then
 			echo "round $round: $(in_ns rtr nft list chain inet bench output | grep -o 'packets [0-9]*') ICMP frag-needed dropped" \

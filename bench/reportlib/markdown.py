@@ -142,6 +142,12 @@ def write_report(res, summary, links, profiles, cands, link_info, settings, deci
               settings.get("vm_memory_mib", "?"), settings.get("qemu", "?"), settings.get("accel", "?").upper(),
               settings.get("vcpu_pinning", "?"), settings.get("package", "?"), settings.get("wall_seconds", "?"),
               settings.get("estimate_seconds", "?")))
+        boots = settings.get("vm_boots", "1")
+        if boots != "1":
+            w("")
+            w("The VM was booted %s times: the guest died before the end (settings/boots.txt, the consoles in "
+              "settings/console-boot*.log), and a fresh copy of the image measured the cells still to do; "
+              "the cells finished before were kept." % boots)
         w("")
         w("Per cell: `wrk -t2 -c10 -d%ss --timeout %ss` over HTTPS (keep-alive); %s new-visitor streams for %s s, "
           "each visit a new curl process (new TCP connection, full TLS 1.3 handshake, the 68 KiB page; "
