@@ -238,20 +238,21 @@ vm_share() {
 # Waits for QEMU (PID, console in LOG) to exit, at most LIMIT seconds.
 # Returns QEMU's exit status, 124 when it was killed at the limit, or 123
 # when the console shows a KVM internal error: QEMU then stops the guest
-# but keeps running, so waiting longer would gain nothing.
+# but keeps running, so waiting longer would gain nothing. It looks five
+# times a second, so that a guest's poweroff costs no more than 0.2 s.
 vm_wait() {
-	local pid=$1 log=$2 limit=$3 waited=0
+	local pid=$1 log=$2 limit=$3 ticks=0
 	while kill -0 "$pid" 2>/dev/null; do
 		if grep -q 'KVM internal error' "$log"; then
 			vm_kill "$pid"
 			return 123
 		fi
-		if [ "$waited" -ge "$limit" ]; then
+		if [ "$ticks" -ge $((limit * 5)) ]; then
 			vm_kill "$pid"
 			return 124
 		fi
-		sleep 1
-		waited=$((waited + 1))
+		sleep 0.2
+		ticks=$((ticks + 1))
 	done
 	wait "$pid"
 }
