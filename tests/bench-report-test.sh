@@ -55,10 +55,10 @@ check "summary: initcwnd ran no keep-alive load" sh -c "! grep -q '^lossy,initcw
 
 cat >"$tmp/decisions.want" <<'EOF'
 candidate,link,wins,losses,verdict
-mtu,lossy,,,adopted
-mtu,clean,nv_p50 nv_p95,,adopted
-lowat,lossy,,,not adopted
-lowat,clean,,ka_rps,not adopted
+mtu,lossy,,,passes
+mtu,clean,nv_p50 nv_p95,,passes
+lowat,lossy,,,fails
+lowat,clean,,ka_rps,fails
 initcwnd,lossy,nv_p50 nv_p95 dl_time,,measured only
 initcwnd,clean,,,measured only
 EOF
@@ -84,8 +84,8 @@ check_match "a saturated server is marked" '^\| package \| 65\.0 \(60\.0–70\.0
 check_match "the lossy link's ceiling: 20 Mbit/s / 68 KiB" 'Mbit/s / 68 KiB = 35\.9 requests/s' "$report"
 check_match "the 2 MB minimum: 3 x 160 ms + 2 MiB at 20 Mbit/s" 'at 20 Mbit/s = 1\.32 s\.' "$report"
 check_match "the package against the ceiling and the minimum" '^\| package \| 16\.0 \| 45% \| 2\.10 \| ×1\.6 \|$' "$report"
-check_match "mtu adopted" '^\| mtu \(.*\*\*adopted\*\*: wins on clean, loses on none \|$' "$report"
-check_match "lowat not adopted" '^\| lowat \(.*\*\*not adopted\*\*: loses on clean \|$' "$report"
+check_match "mtu passes" '^\| mtu \(.*\*\*passes\*\*: wins on clean, loses on none \|$' "$report"
+check_match "lowat fails" '^\| lowat \(.*\*\*fails\*\*: loses on clean \|$' "$report"
 check_match "initcwnd: the gain on new visitors" \
 	'^\* lossy: TTLB median 0\.65 s against 1\.00 s \(-35%\), p95 0\.90 s against 1\.30 s' "$report"
 

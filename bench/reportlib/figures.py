@@ -205,10 +205,10 @@ def decide(summary, all_links, links, name, measure_only):
     won = [lk for lk in links if cmp_[lk][0]]
     lost = [lk for lk in links if cmp_[lk][1]]
     if won and not lost:
-        return "adopted", "wins on %s, loses on none" % ", ".join(won), cmp_
+        return "passes", "wins on %s, loses on none" % ", ".join(won), cmp_
     if lost:
-        return "not adopted", "loses on %s" % ", ".join(lost), cmp_
-    return "not adopted", "wins on no link beyond the spread", cmp_
+        return "fails", "loses on %s" % ", ".join(lost), cmp_
+    return "fails", "wins on no link beyond the spread", cmp_
 
 
 def saturated(summary, link, prof, load):

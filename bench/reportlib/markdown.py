@@ -187,8 +187,11 @@ def write_report(res, summary, links, profiles, cands, link_info, settings, deci
     w("## Candidates beyond the installer's profile")
     w("")
     w("Each candidate is the package's profile plus one change, measured on every link against the package. "
-      "It is adopted only if it wins on at least one link beyond the spread and loses on none, over the "
-      "figures %s. A decision needs the full run: a quick look (fewer rounds, links or profiles) decides nothing." %
+      "It passes if it wins on at least one link beyond the spread and loses on none, over the "
+      "figures %s. Passing is needed to go into the profile, not enough: with three rounds a median falls "
+      "outside another's range by chance too, so the profile takes a candidate that passes only with a mechanism "
+      "that explains its wins (DESIGN.md says which were taken). A verdict needs the full run: a quick look "
+      "(fewer rounds, links or profiles) decides nothing." %
       ", ".join(FIG[f][2] for f in DECIDING))
     w("")
     if not any(c[0] in has for c in cands):
