@@ -55,6 +55,8 @@ const struct tunable tunables[] = {
 	  "Keep-alive connections keep their window across idle gaps." },
 	{ "net.ipv4.tcp_notsent_lowat", RULE_FIXED, "16384", 0, SCOPE_NETNS,
 	  "Park less unsent data in the send queue: lower latency with BBR and HTTP/2." },
+	{ "net.ipv4.tcp_mtu_probing", RULE_FIXED, "1", 0, SCOPE_NETNS,
+	  "After repeated timeouts, suspect a PMTU black hole: drop to tcp_base_mss and probe up." },
 };
 const size_t n_tunables = ELEMENTSOF(tunables);
 _Static_assert(ELEMENTSOF(tunables) <= SETTINGS_MAX,

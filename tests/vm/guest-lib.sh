@@ -151,6 +151,7 @@ nt_profile() {
 			net.ipv4.tcp_timestamps 1
 			net.ipv4.tcp_slow_start_after_idle 0
 			net.ipv4.tcp_notsent_lowat 16384
+			net.ipv4.tcp_mtu_probing 1
 		PROFILE
 	} | LC_ALL=C sort
 }
