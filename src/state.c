@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dirfd.h"
 #include "state.h"
 
 #define STATE_HEADER "# wp-panel-nettune state 2"
@@ -31,19 +32,7 @@ static const char lock_name[] = "lock";
 
 static int state_dir_open(const char *root, bool create, int *ret_fd)
 {
-	char path[PATH_MAX_LEN];
-	int fd, r;
-
-	r = root_path(path, sizeof(path), root, STATE_DIR);
-	if (r == 0 && create)
-		r = mkdir_parents(path, 0755);
-	if (r < 0)
-		return r;
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENOTDIR ? -ELOOP : -errno;
-	*ret_fd = fd;
-	return 0;
+	return dirfd_open(root, STATE_DIR, create, ret_fd);
 }
 
 /* A run killed between creating its temporary record and renaming it leaves
@@ -74,14 +63,18 @@ static bool same_file(const struct stat *a, const struct stat *b)
  * the directory after its revert may have unlinked the file we waited on. */
 static bool lock_is_current(const char *root, int dir_fd, int fd)
 {
-	struct stat held, linked, dir, path_st;
-	char path[PATH_MAX_LEN];
+	struct stat held, linked, dir, now;
+	int now_fd;
+	bool current;
 
-	return fstat(fd, &held) == 0 &&
-	       fstatat(dir_fd, lock_name, &linked, AT_SYMLINK_NOFOLLOW) == 0 &&
-	       same_file(&held, &linked) && fstat(dir_fd, &dir) == 0 &&
-	       root_path(path, sizeof(path), root, STATE_DIR) == 0 &&
-	       lstat(path, &path_st) == 0 && same_file(&dir, &path_st);
+	if (fstat(fd, &held) < 0 ||
+	    fstatat(dir_fd, lock_name, &linked, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !same_file(&held, &linked) || fstat(dir_fd, &dir) < 0 ||
+	    state_dir_open(root, false, &now_fd) < 0)
+		return false;
+	current = fstat(now_fd, &now) == 0 && same_file(&dir, &now);
+	close(now_fd);
+	return current;
 }
 
 static int lock_try(const char *root, int *ret_fd)
@@ -141,7 +134,6 @@ int state_lock(const char *root, unsigned timeout_sec, int *ret_fd)
  * it unlinked and starts over. */
 void state_unlock(const char *root, int fd)
 {
-	char path[PATH_MAX_LEN];
 	int dir_fd;
 
 	if (fd < 0)
@@ -150,8 +142,7 @@ void state_unlock(const char *root, int fd)
 		(void)unlinkat(dir_fd, lock_name, 0);
 		close(dir_fd);
 	}
-	if (root_path(path, sizeof(path), root, STATE_DIR) == 0)
-		(void)rmdir(path);
+	(void)dirfd_rmdir(root, STATE_DIR);
 	close(fd);
 }
 
@@ -214,25 +205,58 @@ static unsigned find_duplicate(const struct state *s, const unsigned *lines)
 	return dup;
 }
 
-/* A corrupt record is -EBADMSG with the line in *ret_line (0 for a missing
- * header or trailer), and nothing is kept. */
+/* One line with its newline, at most size - 1 bytes (-EFBIG beyond); 0 at
+ * the end of the file. */
+static int read_bounded_line(FILE *f, char *buf, size_t size, size_t *ret_len)
+{
+	size_t len = 0;
+	int c, r = 0;
+
+	while ((c = getc(f)) != EOF) {
+		if (len == size - 1) {
+			r = -EFBIG;
+			break;
+		}
+		buf[len++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (r == 0 && ferror(f))
+		r = -EIO;
+	buf[len] = '\0';
+	*ret_len = len;
+	return r;
+}
+
+/* A corrupt record, a line too long among them, is -EBADMSG with the line
+ * in *ret_line (0 for a missing header or trailer), and nothing is kept. A
+ * stream longer than STATE_SIZE_MAX is -EFBIG. */
 int state_load_stream(FILE *f, struct state *ret, unsigned *ret_line)
 {
 	struct state s = { 0 };
+	char line[STATE_LINE_MAX + 2];
 	unsigned *lines = NULL;
-	char *line = NULL;
 	bool ended = false;
-	size_t cap = 0;
+	size_t len, total = 0;
 	unsigned n = 0;
-	ssize_t len;
 	int r = 0;
 
-	while (r == 0 && (len = getline(&line, &cap, f)) >= 0) {
+	while (r == 0) {
 		struct record rec;
 
+		r = read_bounded_line(f, line, sizeof(line), &len);
+		if (r == 0 && len == 0)
+			break;
 		n++;
-		if (len == 0 || line[len - 1] != '\n' || (size_t)len != strlen(line) ||
-		    ended) {
+		total += len;
+		if (r == -EIO)
+			break;
+		if (total > STATE_SIZE_MAX) {
+			r = -EFBIG;
+			n = 0;
+			break;
+		}
+		if (r < 0 || line[len - 1] != '\n' || len != strlen(line) || ended) {
 			r = -EBADMSG;
 			break;
 		}
@@ -260,8 +284,6 @@ int state_load_stream(FILE *f, struct state *ret, unsigned *ret_line)
 			strcpy(s.items[s.n - 1].pending, rec.pending);
 		}
 	}
-	if (r == 0 && ferror(f))
-		r = -EIO;
 	if (r == 0 && !ended) {
 		r = -EBADMSG;
 		n = 0;
@@ -269,7 +291,6 @@ int state_load_stream(FILE *f, struct state *ret, unsigned *ret_line)
 	if (r == 0 && (n = find_duplicate(&s, lines)) > 0)
 		r = -EBADMSG;
 	free(lines);
-	free(line);
 	if (r < 0) {
 		state_free(&s);
 		*ret_line = n;
@@ -280,10 +301,12 @@ int state_load_stream(FILE *f, struct state *ret, unsigned *ret_line)
 }
 
 /* A missing file is an empty state; anything but a regular file is refused
- * without being read, so that a FIFO in its place cannot block the run. */
+ * without being read, so that a FIFO in its place cannot block the run, and
+ * so is one larger than a record can be (-EFBIG). */
 int state_load(const char *root, struct state *ret, unsigned *ret_line)
 {
 	int dir_fd, fd = -1, r;
+	struct stat st;
 	FILE *f;
 
 	r = state_dir_open(root, false, &dir_fd);
@@ -296,6 +319,14 @@ int state_load(const char *root, struct state *ret, unsigned *ret_line)
 	if (r == -ENOENT) {
 		*ret = (struct state){ 0 };
 		return 0;
+	}
+	if (r == 0) {
+		if (fstat(fd, &st) < 0)
+			r = -errno;
+		else if (st.st_size > STATE_SIZE_MAX)
+			r = -EFBIG;
+		if (r < 0)
+			close(fd);
 	}
 	if (r == 0)
 		r = fdopen_or_close(fd, &f);
@@ -347,7 +378,6 @@ int state_save(const char *root, const struct state *state)
  * lock file, which goes when the lock is released. */
 int state_remove_file(const char *root)
 {
-	char path[PATH_MAX_LEN];
 	int dir_fd, r;
 
 	r = state_dir_open(root, false, &dir_fd);
@@ -359,10 +389,9 @@ int state_remove_file(const char *root)
 		r = -errno;
 	close(dir_fd);
 	if (r == 0)
-		r = root_path(path, sizeof(path), root, STATE_DIR);
-	if (r == 0 && rmdir(path) < 0 && errno != ENOENT && errno != ENOTEMPTY &&
-	    errno != EEXIST)
-		return -errno;
+		r = dirfd_rmdir(root, STATE_DIR);
+	if (r == -ENOENT || r == -ENOTEMPTY || r == -EEXIST)
+		r = 0;
 	return r;
 }
 

@@ -9,6 +9,12 @@
 #define STATE_DIR "/var/lib/wp-panel-nettune"
 #define STATE_FILE STATE_DIR "/state"
 #define STATE_LOCK STATE_DIR "/lock"
+/* The longest line of the record: a key and three values, tab-separated. */
+#define STATE_LINE_MAX (KEY_MAX + 3 * VALUE_MAX + 3)
+/* The profile has about 25 keys: 64 lines of the longest kind is more than
+ * twice what any record holds, and bounds what a damaged or planted file
+ * costs to refuse (about 210 KiB). */
+#define STATE_SIZE_MAX (64 * (STATE_LINE_MAX + 1))
 /* How long apply and revert wait for another run to finish. */
 #define STATE_LOCK_TIMEOUT_SEC 60
 

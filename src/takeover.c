@@ -2,61 +2,67 @@
 /* takeover: servers that ran the WP Panel installer's built-in tuning carry
  * its /etc/sysctl.d/99-wp-panel.conf, which sorts after our fragment and so
  * wins every key it names at boot. When that file is byte for byte one the
- * installer writes, it is moved into the state directory with its mode and
- * recorded, for purge to put back. A file that differs was edited by
- * someone: it is left where it is. Any failure before the original is
- * unlinked leaves it intact. */
+ * installer writes, it is copied into the state directory and recorded with
+ * its mode and owner, for purge to put back, and only then removed. A file
+ * that differs was edited by someone: it is left where it is. One run at a
+ * time, under the lock apply and revert take; a run killed at any point
+ * leaves the file at its path or its copy recorded. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dirfd.h"
 #include "log.h"
 #include "nettune.h"
 #include "render.h"
+#include "state.h"
 #include "sysctld.h"
 #include "takeover.h"
 
-#define RECORD_HEADER "# wp-panel-nettune taken-over 1"
-#define RECORD_COLUMNS "# path\tmode\tvariant"
+#define RECORD_HEADER "# wp-panel-nettune taken-over 2"
+#define RECORD_COLUMNS "# path\tmode\tvariant\tuid\tgid"
 #define RECORD_TRAILER "# end"
-#define COPY_PATH TAKEOVER_DIR "/99-wp-panel.conf"
+#define COPY_PATH TAKEOVER_DIR "/" TAKEOVER_NAME
+/* Where the file waits, in its own directory, between being moved off its
+ * path and being removed: systemd-sysctl reads only names ending in .conf. */
+#define ASIDE_NAME "." TAKEOVER_NAME ".taking-over"
+/* Where a file that changed goes when another one took its path meanwhile,
+ * the name purge gives a file it cannot put back. */
+#define BESIDE_NAME TAKEOVER_NAME ".wp-panel-nettune"
 
-/* The record purge reads: one "path TAB mode TAB variant" line a file. The
- * fields must survive a shell "read" loop: no tab, no newline. */
-int takeover_record_format(const char *path, mode_t mode, const char *variant, char *buf,
-			   size_t size)
+/* The record purge reads: one "path TAB mode TAB variant TAB uid TAB gid"
+ * line a file. The fields must survive a shell "read" loop: no tab, no
+ * newline. */
+int takeover_record_format(const char *path, const struct stat *st, const char *variant,
+			   char *buf, size_t size)
 {
 	int n;
 
 	if (path[0] != '/' || strpbrk(path, "\t\n") || variant[0] == '\0' ||
 	    strpbrk(variant, "\t\n/"))
 		return -EINVAL;
-	n = snprintf(buf, size, "%s\n%s\n%s\t%04o\t%s\n%s\n", RECORD_HEADER,
-		     RECORD_COLUMNS, path, (unsigned)(mode & 07777), variant,
-		     RECORD_TRAILER);
+	n = snprintf(buf, size, "%s\n%s\n%s\t%04o\t%s\t%u\t%u\n%s\n", RECORD_HEADER,
+		     RECORD_COLUMNS, path, (unsigned)(st->st_mode & 07777), variant,
+		     (unsigned)st->st_uid, (unsigned)st->st_gid, RECORD_TRAILER);
 	if (n < 0 || (size_t)n >= size)
 		return -ENOBUFS;
 	return n;
 }
 
-/* Reads a whole regular file without following a symlink (-ELOOP), and
- * without blocking on a FIFO. Anything else is -EINVAL; a file larger than
- * size - 1 bytes is -EFBIG. */
-static int read_regular(const char *path, char *buf, size_t size, size_t *ret_len,
-			struct stat *ret_st)
+/* Reads a whole regular file from an open descriptor, from its start. Not a
+ * regular file is -EINVAL; larger than size - 1 bytes, -EFBIG. */
+static int read_fd(int fd, char *buf, size_t size, size_t *ret_len, struct stat *ret_st)
 {
 	struct stat st;
 	size_t len = 0;
-	int fd, r = 0;
+	int r = 0;
 
-	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	if (fstat(fd, &st) < 0)
 		r = -errno;
 	else if (!S_ISREG(st.st_mode))
@@ -64,7 +70,7 @@ static int read_regular(const char *path, char *buf, size_t size, size_t *ret_le
 	else if (st.st_size >= (off_t)size)
 		r = -EFBIG;
 	while (r == 0) {
-		ssize_t n = read(fd, buf + len, size - len);
+		ssize_t n = pread(fd, buf + len, size - len, (off_t)len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -75,12 +81,41 @@ static int read_regular(const char *path, char *buf, size_t size, size_t *ret_le
 		else if ((len += (size_t)n) == size)
 			r = -EFBIG;
 	}
-	close(fd);
+	/* What was read is what this describes. */
+	if (r == 0 && fstat(fd, &st) < 0)
+		r = -errno;
 	if (r < 0)
 		return r;
 	*ret_len = len;
 	*ret_st = st;
 	return 0;
+}
+
+/* Opens without following a symlink (-ELOOP), and without blocking on a
+ * FIFO. */
+static int open_file_at(int dir_fd, const char *name, int *ret_fd)
+{
+	int fd = openat(dir_fd, name,
+			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	*ret_fd = fd;
+	return 0;
+}
+
+static int read_regular_at(int dir_fd, const char *name, char *buf, size_t size,
+			   size_t *ret_len)
+{
+	struct stat st;
+	int fd = -1, r;
+
+	r = open_file_at(dir_fd, name, &fd);
+	if (r < 0)
+		return r;
+	r = read_fd(fd, buf, size, ret_len, &st);
+	close(fd);
+	return r;
 }
 
 static int skip_hidden(const struct dirent *de)
@@ -93,10 +128,10 @@ static int skip_hidden(const struct dirent *de)
 static int find_variant(const char *root, const char *data, size_t len, char *ret_name,
 			size_t size)
 {
-	char dir[PATH_MAX_LEN], path[PATH_MAX_LEN];
+	char dir[PATH_MAX_LEN];
 	struct dirent **names;
 	char *buf;
-	int n, found = 0;
+	int n, dir_fd, found = 0;
 	bool nomem;
 
 	if (root_path(dir, sizeof(dir), root, TAKEOVER_VARIANTS) < 0)
@@ -104,130 +139,233 @@ static int find_variant(const char *root, const char *data, size_t len, char *re
 	n = scandir(dir, &names, skip_hidden, alphasort);
 	if (n < 0)
 		return errno == ENOENT ? 0 : -errno;
+	dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	buf = malloc(TAKEOVER_SIZE_MAX);
 	nomem = !buf;
 	for (int i = 0; i < n; i++) {
-		struct stat st;
 		size_t vlen;
+		int r = -EBADF;
 
-		if (buf && !found &&
-		    snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name) <
-			    (int)sizeof(path) &&
-		    read_regular(path, buf, TAKEOVER_SIZE_MAX, &vlen, &st) == 0 &&
-		    vlen == len && memcmp(buf, data, len) == 0) {
+		if (buf && dir_fd >= 0 && !found)
+			r = read_regular_at(dir_fd, names[i]->d_name, buf, TAKEOVER_SIZE_MAX,
+					    &vlen);
+		if (r == 0 && vlen == len && memcmp(buf, data, len) == 0) {
 			snprintf(ret_name, size, "%s", names[i]->d_name);
 			found = 1;
+		} else if (r < 0 && r != -EBADF) {
+			/* A variant we cannot read cannot match: the file stays. */
+			log_warning("cannot read %s/%s: %s, ignoring", dir, names[i]->d_name,
+				    r == -EINVAL || r == -ELOOP ? "not a regular file" :
+								  strerror(-r));
 		}
 		free(names[i]);
 	}
 	free(names);
 	free(buf);
+	if (dir_fd >= 0)
+		close(dir_fd);
 	return nomem ? -ENOMEM : found;
 }
 
-static void fsync_dir(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+/* The installer's file as read: its directory and the descriptor it was
+ * read from, what it held and what it was then. */
+struct found {
+	int etc_fd, fd;
+	char *data;
+	size_t len;
+	struct stat st;
+	char variant[256];
+	bool aside; /* a run was killed with the file under ASIDE_NAME */
+};
 
-	if (fd >= 0) {
-		(void)fsync(fd);
-		close(fd);
-	}
+static void found_close(struct found *f)
+{
+	if (f->fd >= 0)
+		close(f->fd);
+	if (f->etc_fd >= 0)
+		close(f->etc_fd);
+	f->fd = f->etc_fd = -1;
 }
 
-/* The copy reads back as the bytes it was made from. */
-static int verify_copy(const char *path, const char *data, size_t len)
+/* 1 when the file is one of the installer's variants, 0 when it is not;
+ * -ENOENT when it is absent, -ELOOP, -EINVAL or -ENXIO when it is not a
+ * regular file, -EFBIG when too large. A refused /etc/sysctl.d is -ENOTDIR
+ * or -ELOOP in *ret_dir_error. */
+static int inspect(const char *root, struct found *f, int *ret_dir_error)
 {
-	char *buf = malloc(TAKEOVER_SIZE_MAX);
 	struct stat st;
-	size_t got;
 	int r;
 
-	if (!buf)
-		return -ENOMEM;
-	r = read_regular(path, buf, TAKEOVER_SIZE_MAX, &got, &st);
-	if (r == 0 && (got != len || memcmp(buf, data, len) != 0))
-		r = -EIO;
-	free(buf);
+	found_close(f);
+	*ret_dir_error = dirfd_open(root, TAKEOVER_ETC_DIR, false, &f->etc_fd);
+	if (*ret_dir_error < 0) {
+		f->etc_fd = -1;
+		return *ret_dir_error;
+	}
+	f->aside = fstatat(f->etc_fd, ASIDE_NAME, &st, AT_SYMLINK_NOFOLLOW) == 0;
+	r = open_file_at(f->etc_fd, TAKEOVER_NAME, &f->fd);
+	if (r < 0) {
+		f->fd = -1;
+		return r;
+	}
+	r = read_fd(f->fd, f->data, TAKEOVER_SIZE_MAX, &f->len, &f->st);
+	if (r == 0)
+		r = find_variant(root, f->data, f->len, f->variant, sizeof(f->variant));
 	return r;
 }
 
-/* The path still names the file that was read, unchanged. */
-static int still_same(const char *path, const struct stat *was)
+/* The same inode, unchanged since it was read; with ctime, unless the file
+ * was just renamed, which sets it. */
+static bool same_as_read(const struct stat *a, const struct stat *b, bool ctime)
 {
-	struct stat st;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size && a->st_mode == b->st_mode &&
+	       a->st_uid == b->st_uid && a->st_gid == b->st_gid &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec &&
+	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       (!ctime || (a->st_ctim.tv_sec == b->st_ctim.tv_sec &&
+			   a->st_ctim.tv_nsec == b->st_ctim.tv_nsec));
+}
 
-	if (lstat(path, &st) < 0)
-		return -errno;
-	if (st.st_dev != was->st_dev || st.st_ino != was->st_ino ||
-	    st.st_size != was->st_size || st.st_mtim.tv_sec != was->st_mtim.tv_sec ||
-	    st.st_mtim.tv_nsec != was->st_mtim.tv_nsec)
-		return -ESTALE;
+/* Moves the file under ASIDE_NAME back to its path, or, when another file
+ * took the path, beside it; *ret_name says where it is now. */
+static int put_back(int etc_fd, const char **ret_name)
+{
+	*ret_name = TAKEOVER_NAME;
+	if (renameat2(etc_fd, ASIDE_NAME, etc_fd, TAKEOVER_NAME, RENAME_NOREPLACE) < 0) {
+		if (errno != EEXIST)
+			return -errno;
+		*ret_name = BESIDE_NAME;
+		if (renameat2(etc_fd, ASIDE_NAME, etc_fd, *ret_name, RENAME_NOREPLACE) < 0)
+			*ret_name = ASIDE_NAME;
+	}
+	(void)fsync(etc_fd);
 	return 0;
 }
 
-/* Copy, record, verify, and only then unlink the original. On a failure
- * the original stays, and so does a copy an earlier takeover left (it is
- * itself one of the variants); a copy and directories made now are
- * removed. *ret_what says which step failed. */
-static int move_aside(const char *root, const char *data, size_t len,
-		      const struct stat *st, const char *variant, const char **ret_what)
+/* A run killed between writing its temporary files and renaming them
+ * leaves them behind; the next run, holding the lock, removes them. */
+static void remove_temporaries(int dir_fd)
 {
-	char dir[PATH_MAX_LEN], copy[PATH_MAX_LEN], record[PATH_MAX_LEN];
-	char orig[PATH_MAX_LEN], state[PATH_MAX_LEN], text[PATH_MAX_LEN + 256];
-	struct stat old;
-	bool had_copy, had_state;
-	int r, n;
+	struct dirent *de;
+	int fd = dup(dir_fd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
 
-	if (root_path(dir, sizeof(dir), root, TAKEOVER_DIR) < 0 ||
-	    root_path(copy, sizeof(copy), root, COPY_PATH) < 0 ||
-	    root_path(record, sizeof(record), root, TAKEOVER_RECORD) < 0 ||
-	    root_path(orig, sizeof(orig), root, TAKEOVER_PATH) < 0)
-		return -ENAMETOOLONG;
-	n = takeover_record_format(TAKEOVER_PATH, st->st_mode, variant, text,
-				   sizeof(text));
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((de = readdir(dir)))
+		if (strstr(de->d_name, ".tmp"))
+			(void)unlinkat(dir_fd, de->d_name, 0);
+	closedir(dir);
+}
+
+/* The copy and the record written and read back, then the file moved off
+ * its path, checked to be what was read, and removed; a file that changed
+ * is put back (-ESTALE, *ret_name where it is). Before the move, a failure
+ * leaves the original; a copy and a directory made now are removed, a copy
+ * an earlier takeover left stays (it is itself one of the variants). */
+static int move_aside(const char *root, struct found *f, const char **ret_what,
+		      const char **ret_name)
+{
+	char text[PATH_MAX_LEN + 256];
+	char *buf = NULL;
+	struct stat now;
+	size_t got;
+	bool had_copy;
+	int dir_fd, r, n;
+
+	n = takeover_record_format(TAKEOVER_PATH, &f->st, f->variant, text, sizeof(text));
 	if (n < 0)
 		return n;
-
-	/* The state directory, parent of the takeover one. */
-	strcpy(state, dir);
-	*strrchr(state, '/') = '\0';
-	had_state = lstat(state, &old) == 0;
 	*ret_what = "cannot create " TAKEOVER_DIR;
-	r = mkdir_parents(dir, 0755);
+	r = dirfd_open(root, TAKEOVER_DIR, true, &dir_fd);
 	if (r < 0)
 		return r;
-	had_copy = lstat(copy, &old) == 0;
+	remove_temporaries(dir_fd);
+	had_copy = fstatat(dir_fd, TAKEOVER_NAME, &now, AT_SYMLINK_NOFOLLOW) == 0;
 	*ret_what = "cannot write " COPY_PATH;
-	r = write_file_atomic(copy, data, len, st->st_mode & 07777);
+	/* Never a set-id file made by root: the record keeps those bits. */
+	r = write_file_atomic_at(dir_fd, TAKEOVER_NAME, f->data, f->len,
+				 f->st.st_mode & 0777);
+	buf = malloc(TAKEOVER_SIZE_MAX);
+	if (r == 0 && !buf)
+		r = -ENOMEM;
 	if (r == 0)
-		r = verify_copy(copy, data, len);
+		r = read_regular_at(dir_fd, TAKEOVER_NAME, buf, TAKEOVER_SIZE_MAX, &got);
+	if (r == 0 && (got != f->len || memcmp(buf, f->data, got) != 0))
+		r = -EIO;
 	if (r == 0) {
 		*ret_what = "cannot write " TAKEOVER_RECORD;
-		r = write_file_atomic(record, text, (size_t)n, 0644);
+		r = write_file_atomic_at(dir_fd, "record", text, (size_t)n, 0644);
 	}
 	if (r == 0) {
-		*ret_what = "it changed while it was copied";
-		r = still_same(orig, st);
+		*ret_what = "it changed while it was taken over";
+		if (fstatat(f->etc_fd, TAKEOVER_NAME, &now, AT_SYMLINK_NOFOLLOW) < 0)
+			r = errno == ENOENT ? -ESTALE : -errno;
+		else if (!same_as_read(&now, &f->st, true))
+			r = -ESTALE;
 	}
 	if (r == 0) {
-		*ret_what = "cannot remove it";
-		if (unlink(orig) < 0)
+		*ret_what = "cannot move it aside";
+		if (renameat2(f->etc_fd, TAKEOVER_NAME, f->etc_fd, ASIDE_NAME,
+			      RENAME_NOREPLACE) < 0)
 			r = -errno;
 	}
-	if (r < 0) {
-		if (!had_copy) {
-			unlink(copy);
-			unlink(record);
-			rmdir(dir);
+	if (r == 0) {
+		/* What was moved is what was read, and still holds its bytes. */
+		*ret_what = "it changed while it was taken over";
+		if (fstatat(f->etc_fd, ASIDE_NAME, &now, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !same_as_read(&now, &f->st, false) ||
+		    read_fd(f->fd, buf, TAKEOVER_SIZE_MAX, &got, &now) < 0 ||
+		    got != f->len || memcmp(buf, f->data, got) != 0) {
+			r = -ESTALE;
+			if (put_back(f->etc_fd, ret_name) < 0)
+				*ret_name = ASIDE_NAME;
+		} else if (unlinkat(f->etc_fd, ASIDE_NAME, 0) < 0) {
+			*ret_what = "cannot remove it";
+			r = -errno;
+			(void)put_back(f->etc_fd, ret_name);
 		}
-		if (!had_state)
-			rmdir(state);
-		return r;
 	}
-	*strrchr(orig, '/') = '\0';
-	fsync_dir(orig);
-	return 0;
+	free(buf);
+	if (r < 0 && !had_copy) {
+		(void)unlinkat(dir_fd, TAKEOVER_NAME, 0);
+		(void)unlinkat(dir_fd, "record", 0);
+		(void)fsync(dir_fd);
+		(void)dirfd_rmdir(root, TAKEOVER_DIR);
+	}
+	close(dir_fd);
+	if (r == 0)
+		(void)fsync(f->etc_fd);
+	return r;
+}
+
+/* One writer at a time, as apply and revert: the same lock, wait and
+ * message. */
+static int lock_or_log(const struct context *ctx, int *ret_fd)
+{
+	const char *env = getenv("WP_PANEL_NETTUNE_LOCK_TIMEOUT");
+	unsigned timeout = STATE_LOCK_TIMEOUT_SEC;
+	char why[PATH_MAX_LEN + 32];
+	uint64_t v;
+	int r;
+
+	if (env && parse_u64(env, &v) == 0 && v < 86400)
+		timeout = (unsigned)v;
+	r = state_lock(ctx->root, timeout, ret_fd);
+	if (r == -EAGAIN)
+		log_error("%s%s: another wp-panel-nettune is applying or reverting; "
+			  "gave up after %u s, try again when it has finished",
+			  ctx->root, STATE_LOCK, timeout);
+	else if ((r == -ELOOP || r == -ENOTDIR) &&
+		 dirfd_refused(ctx->root, STATE_DIR, why, sizeof(why)))
+		log_error("cannot lock %s%s: %s, refused", ctx->root, STATE_LOCK, why);
+	else if (r < 0)
+		log_error("cannot lock %s%s: %s", ctx->root, STATE_LOCK, file_strerror(r));
+	return r;
 }
 
 /* The keys of the taken-over file our fragment does not set: nothing sets
@@ -235,11 +373,18 @@ static int move_aside(const char *root, const char *data, size_t len,
 static void note_orphaned_keys(const struct context *ctx, const char *file)
 {
 	struct assignments theirs = { 0 }, ours = { 0 };
+	const char *failed = FRAGMENT_SYSCTL;
 	unsigned n = 0;
+	int r;
 
-	if (sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, false, &ours, NULL) < 0 ||
-	    sysctld_parse_file(ctx->root, file, false, &theirs, NULL) < 0)
+	r = sysctld_parse_file(ctx->root, failed, false, &ours, NULL);
+	if (r >= 0)
+		r = sysctld_parse_file(ctx->root, failed = file, false, &theirs, NULL);
+	if (r < 0) {
+		log_warning("cannot read %s%s: %s; the keys it sets are not compared", ctx->root,
+			    failed, file_strerror(r));
 		goto out;
+	}
 	for (size_t i = 0; i < theirs.n; i++) {
 		bool shared = false;
 
@@ -260,14 +405,63 @@ out:
 	assignments_free(&ours);
 }
 
+/* Says what became of the file; returns the exit status. */
+static int report(const struct context *ctx, const char *path, const struct found *f,
+		  int r, const char *what, const char *name)
+{
+	char why[PATH_MAX_LEN + 64];
+
+	if (r == -ESTALE && strcmp(name, TAKEOVER_NAME) == 0) {
+		log_warning("%s changed while it was taken over: left in place", path);
+		return EXIT_FAILURE;
+	} else if (r == -ESTALE) {
+		log_warning("%s changed while it was taken over, and another file took its "
+			    "place: kept as %s%s/%s",
+			    path, ctx->root, TAKEOVER_ETC_DIR, name);
+		return EXIT_FAILURE;
+	} else if (r < 0 && what) {
+		if ((r == -ELOOP || r == -ENOTDIR) &&
+		    dirfd_refused(ctx->root, TAKEOVER_DIR, why, sizeof(why)))
+			log_warning("cannot take over %s: %s, refused; left it in place",
+				    path, why);
+		else
+			log_warning("cannot take over %s: %s: %s; left it in place", path,
+				    what, strerror(-r));
+		return EXIT_FAILURE;
+	} else if (r == -ENOENT) {
+		log_debug("%s: absent, nothing to take over", path);
+		return EXIT_SUCCESS;
+	} else if (r == -ELOOP || r == -EINVAL || r == -ENXIO) {
+		/* A symlink, or a FIFO, directory, device; a socket is ENXIO. */
+		printf("%s is not a regular file: left alone\n", path);
+		return EXIT_SUCCESS;
+	} else if (r == 0 || r == -EFBIG) {
+		printf("%s is not what the WP Panel installer writes (edited?): left alone; "
+		       "at boot it overrides our fragment for the keys it sets\n",
+		       path);
+		return EXIT_SUCCESS;
+	} else if (r < 0) {
+		log_error("cannot read %s: %s", path, strerror(-r));
+		return EXIT_FAILURE;
+	} else if (ctx->dry_run) {
+		printf("would take over %s (the WP Panel installer's %s) into %s%s\n",
+		       path, f->variant, ctx->root, TAKEOVER_DIR);
+		note_orphaned_keys(ctx, TAKEOVER_PATH);
+		return EXIT_SUCCESS;
+	}
+	printf("took over %s (the WP Panel installer's %s): kept in %s%s, "
+	       "purge puts it back\n",
+	       path, f->variant, ctx->root, TAKEOVER_DIR);
+	note_orphaned_keys(ctx, COPY_PATH);
+	return EXIT_SUCCESS;
+}
+
 static int do_takeover(struct context *ctx, int argc, char **argv)
 {
-	char path[PATH_MAX_LEN], variant[256];
-	const char *what = "";
-	struct stat st;
-	size_t len;
-	char *data;
-	int r;
+	struct found f = { .etc_fd = -1, .fd = -1 };
+	char path[PATH_MAX_LEN], why[PATH_MAX_LEN + 32];
+	const char *what = NULL, *name = TAKEOVER_NAME;
+	int r, dir_error, lock = -1;
 
 	r = command_parse_dry_run(&command_takeover, ctx, argc, argv);
 	if (r <= 0)
@@ -276,46 +470,50 @@ static int do_takeover(struct context *ctx, int argc, char **argv)
 		log_error("%s%s: %s", ctx->root, TAKEOVER_PATH, strerror(ENAMETOOLONG));
 		return EXIT_FAILURE;
 	}
-	data = malloc(TAKEOVER_SIZE_MAX);
-	if (!data) {
+	f.data = malloc(TAKEOVER_SIZE_MAX);
+	if (!f.data) {
 		log_error("out of memory");
 		return EXIT_FAILURE;
 	}
-	r = read_regular(path, data, TAKEOVER_SIZE_MAX, &len, &st);
-	if (r == 0)
-		r = find_variant(ctx->root, data, len, variant, sizeof(variant));
-	if (r == -ENOENT) {
-		log_debug("%s: absent, nothing to take over", path);
-		r = EXIT_SUCCESS;
-	} else if (r == -ELOOP || r == -EINVAL || r == -ENXIO) {
-		/* A symlink, or a FIFO, directory, device; a socket is ENXIO. */
-		printf("%s is not a regular file: left alone\n", path);
-		r = EXIT_SUCCESS;
-	} else if (r == 0 || r == -EFBIG) {
-		printf("%s is not what the WP Panel installer writes (edited?): left alone; "
-		       "at boot it overrides our fragment for the keys it sets\n",
-		       path);
-		r = EXIT_SUCCESS;
-	} else if (r < 0) {
-		log_error("cannot read %s: %s", path, strerror(-r));
-		r = EXIT_FAILURE;
-	} else if (ctx->dry_run) {
-		printf("would take over %s (the WP Panel installer's %s) into %s%s\n",
-		       path, variant, ctx->root, TAKEOVER_DIR);
-		note_orphaned_keys(ctx, TAKEOVER_PATH);
-		r = EXIT_SUCCESS;
-	} else if ((r = move_aside(ctx->root, data, len, &st, variant, &what)) < 0) {
-		log_warning("cannot take over %s: %s: %s; left it in place", path, what,
-			    strerror(-r));
+	/* A first look decides whether there is anything to do; the look under
+	 * the lock decides what. */
+	r = inspect(ctx->root, &f, &dir_error);
+	if (!ctx->dry_run && (r == 1 || f.aside)) {
+		if (lock_or_log(ctx, &lock) < 0) {
+			found_close(&f);
+			free(f.data);
+			return EXIT_FAILURE;
+		}
+		r = inspect(ctx->root, &f, &dir_error);
+		if (f.aside && f.etc_fd >= 0) {
+			r = put_back(f.etc_fd, &name);
+			if (r == 0 && strcmp(name, TAKEOVER_NAME) != 0)
+				log_warning(
+					"%s%s/%s: left by an interrupted takeover, and another "
+					"file took its place: kept as %s%s/%s",
+					ctx->root, TAKEOVER_ETC_DIR, ASIDE_NAME,
+					ctx->root, TAKEOVER_ETC_DIR, name);
+			name = TAKEOVER_NAME;
+			if (r == 0)
+				r = inspect(ctx->root, &f, &dir_error);
+		}
+		if (r == 1 && (r = move_aside(ctx->root, &f, &what, &name)) == 0)
+			r = 1;
+	}
+	if (dir_error < 0 && dir_error != -ENOENT) {
+		if ((r == -ELOOP || r == -ENOTDIR) &&
+		    dirfd_refused(ctx->root, TAKEOVER_ETC_DIR, why, sizeof(why)))
+			log_error("cannot take over %s: %s, refused", path, why);
+		else
+			log_error("cannot read %s%s: %s", ctx->root, TAKEOVER_ETC_DIR,
+				  strerror(-r));
 		r = EXIT_FAILURE;
 	} else {
-		printf("took over %s (the WP Panel installer's %s): kept in %s%s, "
-		       "purge puts it back\n",
-		       path, variant, ctx->root, TAKEOVER_DIR);
-		note_orphaned_keys(ctx, COPY_PATH);
-		r = EXIT_SUCCESS;
+		r = report(ctx, path, &f, r, what, name);
 	}
-	free(data);
+	state_unlock(ctx->root, lock);
+	found_close(&f);
+	free(f.data);
 	return r;
 }
 

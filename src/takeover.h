@@ -7,12 +7,15 @@
 /* The file the WP Panel installer's built-in tuning writes, the copies of
  * what it writes (one file a variant), and where a taken-over file is kept.
  * The record is read by the package's purge, in POSIX shell. */
-#define TAKEOVER_PATH "/etc/sysctl.d/99-wp-panel.conf"
+#define TAKEOVER_ETC_DIR "/etc/sysctl.d"
+#define TAKEOVER_NAME "99-wp-panel.conf"
+#define TAKEOVER_PATH TAKEOVER_ETC_DIR "/" TAKEOVER_NAME
 #define TAKEOVER_VARIANTS "/usr/share/wp-panel-nettune/installer"
 #define TAKEOVER_DIR "/var/lib/wp-panel-nettune/taken-over"
 #define TAKEOVER_RECORD TAKEOVER_DIR "/record"
 /* Larger than anything the installer writes: not its file. */
 #define TAKEOVER_SIZE_MAX 65536
 
-int takeover_record_format(const char *path, mode_t mode, const char *variant, char *buf,
-			   size_t size);
+struct stat;
+int takeover_record_format(const char *path, const struct stat *st, const char *variant,
+			   char *buf, size_t size);

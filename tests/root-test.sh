@@ -431,7 +431,7 @@ cp "$installer/99-wp-panel.conf.2cpu" "$t/etc/sysctl.d/99-wp-panel.conf"
 check_rc "the installer's file back: taken over again" 0 "$bin" --root "$t" takeover
 check "the copy kept is the latest" cmp "$installer/99-wp-panel.conf.2cpu" \
 	"$t$taken/99-wp-panel.conf"
-check_match "and the record says which" '^/etc/sysctl.d/99-wp-panel.conf	0644	99-wp-panel.conf.2cpu$' \
+check_match "and the record says which" '^/etc/sysctl.d/99-wp-panel.conf	0644	99-wp-panel.conf.2cpu	[0-9]+	[0-9]+$' \
 	"$(cat "$t$taken/record")"
 
 # Left alone, the tree untouched: an edited file, and what is not a file.

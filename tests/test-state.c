@@ -6,6 +6,7 @@
 #include <cmocka.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -127,12 +128,69 @@ static void test_corrupt(void **state _unused_)
 	}
 }
 
+/* A record larger than any the helper writes is refused before it is read,
+ * and so is a line longer than a record line can be. */
+static void test_bounds(void **state _unused_)
+{
+	char *root = scratch_new(), path[PATH_MAX_LEN], *line;
+	struct state s = { 0 };
+	unsigned line_no = 999;
+	FILE *f;
+
+	scratch_write(root, STATE_FILE, GOOD);
+	snprintf(path, sizeof(path), "%s%s", root, STATE_FILE);
+	assert_int_equal(truncate(path, (off_t)1 << 30), 0);
+	assert_int_equal(state_load(root, &s, &line_no), -EFBIG);
+	assert_int_equal(s.n, 0);
+
+	line = calloc(1, STATE_LINE_MAX + 64);
+	assert_non_null(line);
+	strcpy(line, "# wp-panel-nettune state 2\na.b\t");
+	memset(line + strlen(line), '1', STATE_LINE_MAX);
+	strcat(line, "\n# end\n");
+	f = fmemopen(line, strlen(line), "r");
+	assert_non_null(f);
+	assert_int_equal(state_load_stream(f, &s, &line_no), -EBADMSG);
+	assert_int_equal(line_no, 2);
+	fclose(f);
+	free(line);
+	scratch_free(root);
+}
+
+/* A symlink at any directory on the way to the record is refused, and
+ * nothing is written where it points. */
+static void test_symlinked_dirs(void **state _unused_)
+{
+	static const char *const links[] = { "/var", "/var/lib", STATE_DIR };
+
+	for (size_t i = 0; i < ELEMENTSOF(links); i++) {
+		char *root = scratch_new(), *target = scratch_new();
+		char path[PATH_MAX_LEN], parent[PATH_MAX_LEN];
+		struct state s = { 0 };
+		int fd;
+
+		snprintf(parent, sizeof(parent), "%s%s", root, links[i]);
+		*strrchr(parent, '/') = '\0';
+		scratch_write(parent, "/x", "");
+		snprintf(path, sizeof(path), "%s%s", root, links[i]);
+		assert_int_equal(symlink(target, path), 0);
+		assert_int_equal(state_lock(root, 1, &fd), -ELOOP);
+		assert_int_equal(state_save(root, &s), -ELOOP);
+		snprintf(path, sizeof(path), "rmdir %s 2>/dev/null", target);
+		assert_int_equal(system(path), 0);
+		scratch_free(root);
+		free(target);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_versions_and_pending),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_symlinked_dirs),
 	};
 
 	return cmocka_run_group_tests_name("state", tests, NULL, NULL);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "overrides.h"
 #include "render.h"
@@ -15,15 +16,17 @@
 /* The record is read by a shell loop: exactly these bytes. */
 static void test_record_format(void **state _unused_)
 {
+	struct stat st = { .st_mode = 0100600, .st_uid = 1234, .st_gid = 5678 };
 	char buf[256];
 	int n;
 
-	n = takeover_record_format(TAKEOVER_PATH, 0100600, "99-wp-panel.conf.1cpu", buf,
+	n = takeover_record_format(TAKEOVER_PATH, &st, "99-wp-panel.conf.1cpu", buf,
 				   sizeof(buf));
 	assert_string_equal(buf,
-			    "# wp-panel-nettune taken-over 1\n"
-			    "# path\tmode\tvariant\n"
-			    "/etc/sysctl.d/99-wp-panel.conf\t0600\t99-wp-panel.conf.1cpu\n"
+			    "# wp-panel-nettune taken-over 2\n"
+			    "# path\tmode\tvariant\tuid\tgid\n"
+			    "/etc/sysctl.d/99-wp-panel.conf\t0600\t99-wp-panel.conf.1cpu"
+			    "\t1234\t5678\n"
 			    "# end\n");
 	assert_int_equal(n, (int)strlen(buf));
 }
@@ -45,8 +48,9 @@ static void test_record_refuses(void **state _unused_)
 	};
 
 	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		struct stat st = { .st_mode = 0100644 };
 		char buf[256];
-		int r = takeover_record_format(cases[i].path, 0644, cases[i].variant, buf,
+		int r = takeover_record_format(cases[i].path, &st, cases[i].variant, buf,
 					       cases[i].size);
 
 		if (r != cases[i].r)

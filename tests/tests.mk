@@ -2,7 +2,8 @@
 #   check-unit      cmocka unit tests and the --root fixture tests (no root needed;
 #                   as root, leave-alone-test also tries read-only mounts)
 #   check-sanitize  the same, built with AddressSanitizer and UBSan
-#   check-robust    concurrent runs, and runs killed at every write (strace)
+#   check-robust    concurrent runs, runs killed at every write (strace), and
+#                   hostile trees (tests/robust/*.sh: races, FIFOs, symlinks)
 #   check-fuzz      the sysctl.d and record parsers under libFuzzer, a few seconds each
 #   fuzz            the same for FUZZ_SECONDS (default 600) each
 #   check-netns     apply and revert against the real kernel in a throwaway netns (root)
@@ -16,7 +17,7 @@ LIB_OBJ = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC))
 KMOD_WRAPS = kmod_new kmod_unref kmod_set_log_fn kmod_module_new_from_lookup \
 	kmod_module_apply_filter kmod_module_get_install_commands kmod_module_get_initstate \
 	kmod_module_probe_insert_module kmod_module_unref_list kmod_module_unref \
-	kmod_module_get_module kmod_list_next
+	kmod_module_get_module kmod_list_next kmod_module_get_name kmod_module_get_path
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 
@@ -63,11 +64,12 @@ check-sanitize:
 
 check-robust: $(B)/wp-panel-nettune
 	tests/robust-test.sh $(B)/wp-panel-nettune
+	@set -e; for t in tests/robust/*.sh; do echo "== $$t"; $$t $(B)/wp-panel-nettune; done
 
 # libFuzzer needs clang. The corpus grows in build/fuzz/corpus-*, seeded from
 # tests/fuzz/seed-*.
 FUZZ_TARGETS = sysctld state
-FUZZ_SRC = src/util.c src/sysctl.c src/sysctld.c src/state.c
+FUZZ_SRC = src/util.c src/dirfd.c src/sysctl.c src/sysctld.c src/state.c
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SECONDS = 600
 FUZZ_CHECK_SECONDS = 5

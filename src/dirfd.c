@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Directories under the root, opened one component at a time without
+ * following a symlink: a link planted at /var/lib/wp-panel-nettune, or at
+ * any directory above it, must not send what the helper writes as root
+ * somewhere else. The root prefix itself ("" or what --root names) is
+ * trusted. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dirfd.h"
+#include "util.h"
+
+/* Walks root + path; on a failure *stop is the length of the part of path
+ * that names the component at fault. A symlink is -ELOOP, anything else
+ * that is not a directory -ENOTDIR. */
+static int walk(const char *root, const char *path, bool create, int *ret_fd, size_t *stop)
+{
+	const char *p = path;
+	int fd, r = 0;
+
+	*stop = 0;
+	if (path[0] != '/')
+		return -EINVAL;
+	fd = open(root[0] ? root : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		char name[NAME_MAX + 1];
+		size_t len;
+		struct stat st;
+		int sub;
+
+		while (*p == '/')
+			p++;
+		len = strcspn(p, "/");
+		if (len == 0)
+			break;
+		*stop = (size_t)(p - path) + len;
+		if (len > NAME_MAX || (len <= 2 && strncmp(p, "..", len) == 0)) {
+			r = -EINVAL;
+			break;
+		}
+		memcpy(name, p, len);
+		name[len] = '\0';
+		p += len;
+		sub = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0 && errno == ENOENT && create) {
+			if (mkdirat(fd, name, 0755) < 0 && errno != EEXIST) {
+				r = -errno;
+				break;
+			}
+			/* The new entry survives a crash with what is written in it. */
+			(void)fsync(fd);
+			sub = openat(fd, name,
+				     O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (sub < 0) {
+			r = -errno;
+			if ((r == -ELOOP || r == -ENOTDIR) &&
+			    fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+				r = S_ISLNK(st.st_mode) ? -ELOOP : -ENOTDIR;
+			break;
+		}
+		close(fd);
+		fd = sub;
+	}
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+/* Opens the directory root + path (absolute). With create, a missing
+ * component is made, mode 0755. */
+int dirfd_open(const char *root, const char *path, bool create, int *ret_fd)
+{
+	size_t stop;
+
+	return walk(root, path, create, ret_fd, &stop);
+}
+
+/* For a message: "ROOT/var/lib is a symlink" when a component of root +
+ * path is refused; false when none is (now). */
+bool dirfd_refused(const char *root, const char *path, char *buf, size_t size)
+{
+	size_t stop;
+	int fd, r;
+
+	r = walk(root, path, false, &fd, &stop);
+	if (r == 0)
+		close(fd);
+	if (r != -ELOOP && r != -ENOTDIR)
+		return false;
+	snprintf(buf, size, "%s%.*s %s", root, (int)stop, path,
+		 r == -ELOOP ? "is a symlink" : "is not a directory");
+	return true;
+}
+
+/* Removes the directory root + path if it is empty, through its parent. */
+int dirfd_rmdir(const char *root, const char *path)
+{
+	char parent[PATH_MAX_LEN];
+	const char *slash = strrchr(path, '/');
+	int fd, r;
+
+	if (!slash || (size_t)(slash - path) >= sizeof(parent))
+		return -EINVAL;
+	memcpy(parent, path, (size_t)(slash - path));
+	parent[slash - path] = '\0';
+	r = dirfd_open(root, parent[0] ? parent : "/", false, &fd);
+	if (r < 0)
+		return r;
+	r = unlinkat(fd, slash + 1, AT_REMOVEDIR) < 0 ? -errno : 0;
+	close(fd);
+	return r;
+}
