@@ -132,7 +132,7 @@ static int read_modules(const struct context *ctx, struct modules *ret)
 	}
 	if (r < 0)
 		log_error("%s%s:%u: %s", ctx->root, FRAGMENT_MODULES, line,
-			  r == -EINVAL ? "not a module name" : strerror(-r));
+			  r == -EINVAL ? "not a module name" : file_strerror(r));
 	return r;
 }
 
@@ -151,7 +151,8 @@ static int load_modules(const struct context *ctx, const struct sysinfo *info,
 			if (sysctl_error_is_refusal(r)) {
 				log_warning("not allowed to load %s, ignoring", name);
 			} else {
-				log_error("cannot load module %s: %s", name, strerror(-r));
+				log_error("cannot load module %s: %s", name,
+					  file_strerror(r));
 				ret = ret ?: r;
 			}
 			continue;

@@ -95,7 +95,9 @@ int detect_or_log(const struct context *ctx, struct sysinfo *ret_info)
 	r = sysinfo_detect(ctx->root, ret_info, &failed);
 	if (r < 0)
 		log_error("cannot read %s%s: %s", ctx->root, failed ? failed : "",
-			  strerror(-r));
+			  file_strerror(r));
+	else
+		detect_say_skipped(ctx, ret_info);
 	return r;
 }
 

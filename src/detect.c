@@ -41,6 +41,15 @@ static int detect_parse_argv(int argc, char **argv, struct detect_args *ret)
 	return command_no_arguments(&command_detect, argc, argv);
 }
 
+/* A file detection could not read, and what it assumed instead: one line,
+ * for every command that detects. */
+void detect_say_skipped(const struct context *ctx, const struct sysinfo *info)
+{
+	if (info->skipped.error < 0)
+		log_warning("cannot read %s%s: %s; %s", ctx->root, info->skipped.file,
+			    file_strerror(info->skipped.error), info->skipped.assumed);
+}
+
 /* The answer the maintainer scripts ask for, as an exit status and one line:
  * it needs only the environment, not the CPUs or memory a bare chroot may
  * not show. */
@@ -50,6 +59,7 @@ static int detect_may_tune(const struct context *ctx)
 	char reason[PATH_MAX_LEN + 64];
 
 	sysinfo_detect_environment(ctx->root, &info);
+	detect_say_skipped(ctx, &info);
 	if (kernel_off_limits(ctx, &info, reason, sizeof(reason))) {
 		printf("%s\n", reason);
 		return EXIT_LEAVE_ALONE;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "sysinfo.h"
 
@@ -14,6 +15,7 @@ enum modresult {
 	MODRESULT_NOT_FOUND,
 };
 
+int modload_check(const char *root, const char *release, char *ret_file, size_t size);
 int modload_query(const char *root, const char *release, const char *name,
 		  enum modstate *ret_state);
 int modload_ensure(const char *root, const char *release, const char *name, bool insert,

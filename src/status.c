@@ -84,8 +84,13 @@ static void status_modules(const struct context *ctx, struct report *r)
 {
 	struct modules listed = { 0 };
 	unsigned line = 0;
+	int err;
 
-	if (modulesd_parse_file(ctx->root, FRAGMENT_MODULES, &listed, &line) < 0)
+	err = modulesd_parse_file(ctx->root, FRAGMENT_MODULES, &listed, &line);
+	if (err < 0 && err != -ENOENT && line == 0)
+		log_warning("cannot read %s%s: %s, ignoring", ctx->root, FRAGMENT_MODULES,
+			    file_strerror(err));
+	if (err < 0)
 		listed.n = 0;
 	for (size_t i = 0; i < n_tunables; i++) {
 		const struct tunable *t = &tunables[i];

@@ -179,6 +179,20 @@ static int detect_memory(const char *root, uint64_t *ret_kib)
 	return 0;
 }
 
+/* Keeps the first file that is there but cannot be read, for the command to
+ * report: a missing one is an answer, and so is one this user may not read
+ * (/proc/1/environ is root's). */
+static void note_skipped(struct sysinfo *info, const char *file, int error,
+			 const char *assumed)
+{
+	if (!info || info->skipped.error != 0 || error == 0 || error == -ENOENT ||
+	    error == -ENOTDIR || error == -EACCES || error == -EPERM)
+		return;
+	info->skipped.error = error;
+	snprintf(info->skipped.file, sizeof(info->skipped.file), "%s", file);
+	info->skipped.assumed = assumed;
+}
+
 static bool file_exists(const char *root, const char *path)
 {
 	char buf[PATH_MAX_LEN];
@@ -188,16 +202,24 @@ static bool file_exists(const char *root, const char *path)
 
 /* The checks of systemd-detect-virt --container that need no privileges
  * beyond reading a few files. */
-static bool detect_container(const char *root, char *kind, size_t size)
+static bool detect_container(const char *root, struct sysinfo *info)
 {
-	char path[PATH_MAX_LEN], buf[8192];
-	size_t len;
+	char path[PATH_MAX_LEN], buf[8192], *kind = info->container;
+	size_t len, size = sizeof(info->container);
+	int r;
 
-	if (root_path(path, sizeof(path), root, "/run/systemd/container") == 0 &&
-	    read_line(path, kind, size) == 0 && kind[0] != '\0')
+	r = root_path(path, sizeof(path), root, "/run/systemd/container");
+	if (r == 0)
+		r = read_line(path, kind, size);
+	if (r == 0 && kind[0] != '\0')
 		return true;
-	if (root_path(path, sizeof(path), root, "/proc/1/environ") == 0 &&
-	    read_file(path, buf, sizeof(buf), &len) == 0) {
+	note_skipped(info, "/run/systemd/container", r, "ignoring it");
+	kind[0] = '\0';
+	r = root_path(path, sizeof(path), root, "/proc/1/environ");
+	if (r == 0)
+		r = read_file(path, buf, sizeof(buf), &len);
+	note_skipped(info, "/proc/1/environ", r, "ignoring it");
+	if (r == 0) {
 		for (size_t i = 0; i < len; i += strlen(buf + i) + 1)
 			if (startswith(buf + i, "container=") && buf[i + 10] != '\0') {
 				snprintf(kind, size, "%s", buf + i + 10);
@@ -224,11 +246,13 @@ static bool detect_container(const char *root, char *kind, size_t size)
 static int mountinfo_root(const char *root, const char *file, char *ret, size_t size)
 {
 	char line[LINE_MAX_LEN];
-	int r = -ESRCH;
 	FILE *f;
+	int r;
 
-	if (fopen_root(root, file, &f) < 0)
-		return -ENOENT;
+	r = fopen_root(root, file, &f);
+	if (r < 0)
+		return r;
+	r = -ESRCH;
 	while (fgets(line, sizeof(line), f)) {
 		char id[32], mounted[PATH_MAX_LEN], point[PATH_MAX_LEN];
 
@@ -249,21 +273,28 @@ static int mountinfo_root(const char *root, const char *file, char *ret, size_t 
  * or ours is another one, or none at all when the chroot is a plain
  * directory. A process that cannot tell assumes a chroot, as ischroot -t
  * does: leaving a kernel alone is the safe mistake. */
-static bool detect_chroot(const char *root)
+static bool detect_chroot(const char *root, struct sysinfo *info)
 {
 	char top[PATH_MAX_LEN], init[PATH_MAX_LEN], theirs[PATH_MAX_LEN],
 		ours[PATH_MAX_LEN];
 	struct stat a, b;
+	int r;
 
 	if (root_path(top, sizeof(top), root, "/") < 0 ||
 	    root_path(init, sizeof(init), root, "/proc/1/root") < 0)
 		return true;
 	if (stat(top, &a) == 0 && stat(init, &b) == 0)
 		return a.st_dev != b.st_dev || a.st_ino != b.st_ino;
-	if (mountinfo_root(root, "/proc/1/mountinfo", theirs, sizeof(theirs)) < 0)
+	r = mountinfo_root(root, "/proc/1/mountinfo", theirs, sizeof(theirs));
+	if (r < 0) {
+		note_skipped(info, "/proc/1/mountinfo", r, "taken as a chroot");
 		return true;
-	if (mountinfo_root(root, "/proc/self/mountinfo", ours, sizeof(ours)) < 0)
+	}
+	r = mountinfo_root(root, "/proc/self/mountinfo", ours, sizeof(ours));
+	if (r < 0) {
+		note_skipped(info, "/proc/self/mountinfo", r, "taken as a chroot");
 		return true;
+	}
 	return strcmp(theirs, ours) != 0;
 }
 
@@ -285,46 +316,61 @@ static bool detect_net_writable(const char *root)
 }
 
 /* Whether the live value of key holds word, among words split on blanks. */
-static bool key_has_word(const char *root, const char *key, const char *word)
+static bool key_has_word(const char *root, const char *key, const char *word,
+			 struct sysinfo *info)
 {
-	char buf[VALUE_MAX + 1], *save = NULL;
+	char buf[VALUE_MAX + 1], path[PATH_MAX_LEN], *save = NULL;
+	int r;
 
-	if (sysctl_read(root, key, buf, sizeof(buf)) < 0)
+	r = sysctl_read(root, key, buf, sizeof(buf));
+	if (r < 0) {
+		if (sysctl_path(path, sizeof(path), "", key) == 0)
+			note_skipped(info, path, r, "ignoring it");
 		return false;
+	}
 	for (char *w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
 		if (strcmp(w, word) == 0)
 			return true;
 	return false;
 }
 
-static bool module_live(const char *root, const char *name)
+static bool module_live(const char *root, const char *name, struct sysinfo *info)
 {
 	char rel[PATH_MAX_LEN], path[PATH_MAX_LEN], state[32];
+	int r;
 
 	snprintf(rel, sizeof(rel), "/sys/module/%s/initstate", name);
-	return root_path(path, sizeof(path), root, rel) == 0 &&
-	       read_line(path, state, sizeof(state)) == 0 &&
-	       (strcmp(state, "live") == 0 || strcmp(state, "coming") == 0);
+	r = root_path(path, sizeof(path), root, rel);
+	if (r == 0)
+		r = read_line(path, state, sizeof(state));
+	note_skipped(info, rel, r, "taken as not loaded");
+	return r == 0 && (strcmp(state, "live") == 0 || strcmp(state, "coming") == 0);
 }
 
 /* A module is LOADED when its sysfs initstate says so. Otherwise the module
  * directory decides, except that a kernel may run with no module directory
  * at all: then the row's list of what the kernel has (or the key's own
  * value) tells builtin from missing. */
-enum modstate sysinfo_module(const char *root, const char *release,
-			     const struct tunable *t)
+static enum modstate module_state(const char *root, const char *release,
+				  const struct tunable *t, struct sysinfo *info)
 {
 	enum modstate state = MODSTATE_MISSING;
 
 	if (!t->module)
 		return MODSTATE_MISSING;
-	if (module_live(root, t->module))
+	if (module_live(root, t->module, info))
 		return MODSTATE_LOADED;
-	if (key_has_word(root, t->available ?: t->key, t->value))
+	if (key_has_word(root, t->available ?: t->key, t->value, info))
 		return MODSTATE_BUILTIN;
 	if (release[0] != '\0' && modload_query(root, release, t->module, &state) < 0)
 		state = MODSTATE_MISSING;
 	return state;
+}
+
+enum modstate sysinfo_module(const char *root, const char *release,
+			     const struct tunable *t)
+{
+	return module_state(root, release, t, NULL);
 }
 
 /* Where the helper runs: a container, a chroot or the host, and whether
@@ -335,9 +381,9 @@ void sysinfo_detect_environment(const char *root, struct sysinfo *info)
 {
 	info->environment = ENVIRONMENT_HOST;
 	info->container[0] = '\0';
-	if (detect_container(root, info->container, sizeof(info->container)))
+	if (detect_container(root, info))
 		info->environment = ENVIRONMENT_CONTAINER;
-	else if (detect_chroot(root))
+	else if (detect_chroot(root, info))
 		info->environment = ENVIRONMENT_CHROOT;
 	info->net_writable = detect_net_writable(root);
 }
@@ -387,12 +433,17 @@ int sysinfo_detect(const char *root, struct sysinfo *ret_info, const char **ret_
 		return r < 0 ? r : -EBADMSG;
 	}
 
-	/* The profile's rules ask for the modules of BBR's row and fq's. */
+	/* The profile's rules ask for the modules of BBR's row and fq's. What
+	 * libkmod cannot be given leaves every module's state unknown. */
+	if (info.release[0] != '\0') {
+		r = modload_check(root, info.release, path, sizeof(path));
+		note_skipped(&info, path, r, "module state unknown, taken as missing");
+	}
 	for (size_t i = 0; i < n_tunables; i++)
 		if (tunables[i].rule == RULE_BBR)
-			info.bbr = sysinfo_module(root, info.release, &tunables[i]);
+			info.bbr = module_state(root, info.release, &tunables[i], &info);
 		else if (tunables[i].rule == RULE_FQ)
-			info.fq = sysinfo_module(root, info.release, &tunables[i]);
+			info.fq = module_state(root, info.release, &tunables[i], &info);
 
 	sysinfo_detect_environment(root, &info);
 	*ret_info = info;

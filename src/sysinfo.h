@@ -19,6 +19,14 @@ enum environment {
 	ENVIRONMENT_CHROOT,
 };
 
+/* The first file detection found but could not read (a FIFO, a device, a
+ * file too large), and what it assumed instead; error 0 when none. */
+struct sysinfo_skipped {
+	int error;
+	char file[4096]; /* relative to the root */
+	const char *assumed;
+};
+
 /* What detection found; the profile is computed from this alone. */
 struct sysinfo {
 	unsigned cpus;
@@ -29,6 +37,7 @@ struct sysinfo {
 	enum environment environment;
 	char container[32];
 	bool net_writable;
+	struct sysinfo_skipped skipped;
 };
 
 int cpu_list_count(const char *list, unsigned *ret_count);

@@ -24,10 +24,12 @@ int root_path(char *buf, size_t size, const char *root, const char *path)
 	return 0;
 }
 
-/* Opens root + path for reading, a regular file only (see open_regular()). */
+/* Opens root + path for reading, a regular file only (see open_regular())
+ * and no larger than READ_SIZE_MAX (-EFBIG): the streams read to the end. */
 int fopen_root(const char *root, const char *path, FILE **ret_file)
 {
 	char full[PATH_MAX_LEN];
+	struct stat st;
 	int fd, r;
 
 	r = root_path(full, sizeof(full), root, path);
@@ -35,6 +37,14 @@ int fopen_root(const char *root, const char *path, FILE **ret_file)
 		r = open_regular(full, 0, &fd);
 	if (r < 0)
 		return r;
+	if (fstat(fd, &st) < 0)
+		r = -errno;
+	else if (st.st_size > READ_SIZE_MAX)
+		r = -EFBIG;
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
 	return fdopen_or_close(fd, ret_file);
 }
 
@@ -111,6 +121,23 @@ int keep_if_regular(int fd, int *ret_fd)
 		return -EBADFD;
 	}
 	*ret_fd = fd;
+	return 0;
+}
+
+/* Whether path (a symlink followed) is a regular file of at most max_size
+ * bytes, looked at without opening it: 0, -ENOENT, -EBADFD when it is not a
+ * regular file, -EFBIG when it is larger. For files another library opens
+ * itself, blocking. */
+int stat_regular(const char *path, uint64_t max_size)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EBADFD;
+	if ((uint64_t)st.st_size > max_size)
+		return -EFBIG;
 	return 0;
 }
 

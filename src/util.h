@@ -17,6 +17,11 @@
 #define VALUE_MAX 1024
 #define LINE_MAX_LEN 4096
 #define PATH_MAX_LEN 4096
+/* The largest file read to its end (sysctl.d and modules-load.d files,
+ * mountinfo). Real ones are a few KiB and the streams' memory does not grow
+ * with size; the bound keeps a run short, well above the 50 MB sysctl.d file
+ * bench/helper-bench reads. */
+#define READ_SIZE_MAX (256 * 1024 * 1024)
 
 int root_path(char *buf, size_t size, const char *root, const char *path);
 
@@ -26,6 +31,7 @@ int fopen_root(const char *root, const char *path, FILE **ret_file);
 int fdopen_or_close(int fd, FILE **ret_file);
 int open_regular(const char *path, int flags, int *ret_fd);
 int keep_if_regular(int fd, int *ret_fd);
+int stat_regular(const char *path, uint64_t max_size);
 int read_file(const char *path, char *buf, size_t size, size_t *ret_len);
 int read_line_fd(int fd, char *buf, size_t size);
 int read_line(const char *path, char *buf, size_t size);

@@ -7,7 +7,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <libkmod.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "modload.h"
 #include "util.h"
@@ -122,6 +127,22 @@ struct kmod_list *__wrap_kmod_list_next(const struct kmod_list *list _unused_,
 	size_t next = (size_t)((const int *)curr - fake_entries) + 1;
 
 	return next < n_entries ? (struct kmod_list *)&fake_entries[next] : NULL;
+}
+
+/* The module's file, for the check before an insert: none unless a test
+ * gives one. */
+static const char *fake_path;
+
+const char *__wrap_kmod_module_get_name(const struct kmod_module *mod);
+const char *__wrap_kmod_module_get_name(const struct kmod_module *mod _unused_)
+{
+	return NULL;
+}
+
+const char *__wrap_kmod_module_get_path(const struct kmod_module *mod);
+const char *__wrap_kmod_module_get_path(const struct kmod_module *mod _unused_)
+{
+	return fake_path;
 }
 
 static void expect_blacklist_check(bool allowed, const char *install)
@@ -293,6 +314,122 @@ static void test_query(void **state _unused_)
 	assert_int_equal(modstate, MODSTATE_MISSING);
 }
 
+static char tree[] = "/tmp/test-modload.XXXXXX";
+
+static void tree_file(const char *rel, off_t size)
+{
+	char path[PATH_MAX_LEN];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s%s", tree, rel);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, size), 0);
+	close(fd);
+}
+
+static void tree_fifo(const char *rel)
+{
+	char path[PATH_MAX_LEN];
+
+	snprintf(path, sizeof(path), "%s%s", tree, rel);
+	assert_int_equal(mkfifo(path, 0644), 0);
+}
+
+static void tree_remove(const char *rel)
+{
+	char path[PATH_MAX_LEN];
+
+	snprintf(path, sizeof(path), "%s%s", tree, rel);
+	assert_int_equal(remove(path), 0);
+}
+
+static int tree_setup(void **state _unused_)
+{
+	char path[PATH_MAX_LEN];
+
+	assert_non_null(mkdtemp(tree));
+	snprintf(path, sizeof(path), "%s/lib/modules/6.12", tree);
+	assert_int_equal(mkdir_parents(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/etc/modprobe.d/dir.conf", tree);
+	assert_int_equal(mkdir_parents(path, 0755), 0);
+	tree_file("/lib/modules/6.12/modules.dep.bin", 113);
+	tree_file("/etc/modprobe.d/blacklist.conf", 30);
+	return 0;
+}
+
+static int tree_teardown(void **state _unused_)
+{
+	char cmd[PATH_MAX_LEN + 16];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tree);
+	return system(cmd);
+}
+
+/* libkmod would block on a FIFO and read a huge file whole: the question is
+ * refused, naming the file, before libkmod sees any of it. A directory, a
+ * hidden entry and a dangling link it skips itself. */
+static void test_check(void **state _unused_)
+{
+	enum modstate modstate;
+	char file[PATH_MAX_LEN];
+	char link[PATH_MAX_LEN];
+
+	snprintf(link, sizeof(link), "%s/etc/modprobe.d/gone.conf", tree);
+	assert_int_equal(symlink("/nonexistent", link), 0);
+	tree_fifo("/etc/modprobe.d/.hidden.conf");
+	tree_fifo("/etc/modprobe.d/notes.txt");
+	assert_int_equal(modload_check(tree, "6.12", file, sizeof(file)), 0);
+
+	tree_fifo("/etc/modprobe.d/x.conf");
+	assert_int_equal(modload_check(tree, "6.12", file, sizeof(file)), -EBADFD);
+	assert_string_equal(file, "/etc/modprobe.d/x.conf");
+	/* No lookup is queued: libkmod must not be asked. */
+	assert_int_equal(modload_query(tree, "6.12", "tcp_bbr", &modstate), -EBADFD);
+	tree_remove("/etc/modprobe.d/x.conf");
+
+	tree_file("/etc/modprobe.d/old.alias", 2 * 1024 * 1024);
+	assert_int_equal(modload_check(tree, "6.12", file, sizeof(file)), -EFBIG);
+	assert_string_equal(file, "/etc/modprobe.d/old.alias");
+	tree_remove("/etc/modprobe.d/old.alias");
+
+	/* libkmod reads a modprobe.d that is not a directory as one file. */
+	snprintf(link, sizeof(link), "%s/run", tree);
+	assert_int_equal(mkdir(link, 0755), 0);
+	tree_fifo("/run/modprobe.d");
+	assert_int_equal(modload_check(tree, "6.12", file, sizeof(file)), -EBADFD);
+	assert_string_equal(file, "/run/modprobe.d");
+	tree_remove("/run/modprobe.d");
+
+	tree_file("/lib/modules/6.12/modules.alias.bin", 1024LL * 1024 * 1024);
+	assert_int_equal(modload_check(tree, "6.12", file, sizeof(file)), -EFBIG);
+	assert_string_equal(file, "/lib/modules/6.12/modules.alias.bin");
+	tree_remove("/lib/modules/6.12/modules.alias.bin");
+
+	tree_fifo("/lib/modules/6.12/modules.softdep");
+	assert_int_equal(modload_check(tree, "6.12", file, sizeof(file)), -EBADFD);
+	assert_string_equal(file, "/lib/modules/6.12/modules.softdep");
+	tree_remove("/lib/modules/6.12/modules.softdep");
+
+	assert_int_equal(modload_check(tree, "6.12", file, sizeof(file)), 0);
+}
+
+/* An insert reads the module's file: one that is not a regular file is not
+ * handed to libkmod. */
+static void test_ensure_module_file(void **state _unused_)
+{
+	enum modresult result;
+	char path[PATH_MAX_LEN];
+
+	snprintf(path, sizeof(path), "%s/lib/modules/6.12/tcp_bbr.ko", tree);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	fake_path = path;
+	will_return(__wrap_kmod_module_new_from_lookup, 1);
+	assert_int_equal(modload_ensure("", "6.12", "tcp_bbr", true, &result), -EBADFD);
+	fake_path = NULL;
+	assert_int_equal(remove(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -308,7 +445,9 @@ int main(void)
 		cmocka_unit_test(test_ensure_several_first_live),
 		cmocka_unit_test(test_query_several_install_command),
 		cmocka_unit_test(test_query),
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_ensure_module_file),
 	};
 
-	return cmocka_run_group_tests_name("modload", tests, NULL, NULL);
+	return cmocka_run_group_tests_name("modload", tests, tree_setup, tree_teardown);
 }

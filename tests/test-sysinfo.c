@@ -71,6 +71,41 @@ static void test_minimal(void **state _unused_)
 	scratch_free(root);
 }
 
+/* A file detection cannot read is kept, with what was assumed, for the
+ * command to name; a missing one is not worth a word. */
+static void test_skipped(void **state _unused_)
+{
+	static const struct {
+		const char *path, *assumed;
+	} cases[] = {
+		{ "/etc/modprobe.d/x.conf", "module state unknown, taken as missing" },
+		{ "/lib/modules/6.12.0-test/modules.dep.bin",
+		  "module state unknown, taken as missing" },
+		{ "/proc/1/environ", "ignoring it" },
+		{ "/proc/1/mountinfo", "taken as a chroot" },
+		{ "/sys/module/tcp_bbr/initstate", "taken as not loaded" },
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		char *root = minimal_root(), path[PATH_MAX_LEN];
+		struct sysinfo info;
+		const char *failed = NULL;
+
+		assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+		assert_int_equal(info.skipped.error, 0);
+		scratch_write(root, cases[i].path, "");
+		snprintf(path, sizeof(path), "%s%s", root, cases[i].path);
+		assert_int_equal(unlink(path), 0);
+		assert_int_equal(mkfifo(path, 0644), 0);
+		assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+		assert_int_equal(info.skipped.error, -EBADFD);
+		assert_string_equal(info.skipped.file, cases[i].path);
+		assert_string_equal(info.skipped.assumed, cases[i].assumed);
+		assert_int_equal(info.bbr, MODSTATE_MISSING);
+		scratch_free(root);
+	}
+}
+
 /* The kernel's own lists and sysfs tell builtin and loaded modules apart
  * even without a module directory. */
 static void test_modules_from_kernel(void **state _unused_)
@@ -245,6 +280,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_list),
 		cmocka_unit_test(test_minimal),
+		cmocka_unit_test(test_skipped),
 		cmocka_unit_test(test_modules_from_kernel),
 		cmocka_unit_test(test_environment),
 		cmocka_unit_test(test_chroot),

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "helpers.h"
 #include "util.h"
@@ -75,6 +76,33 @@ static void test_read_line(void **state _unused_)
 	scratch_free(dir);
 }
 
+/* What another library opens itself is looked at first; a stream read to
+ * its end must be small. Neither blocks on a FIFO. */
+static void test_regular_bounded(void **state _unused_)
+{
+	char *dir = scratch_new(), path[256];
+	FILE *f;
+
+	scratch_write(dir, "/small", "x = 1\n");
+	snprintf(path, sizeof(path), "%s/small", dir);
+	assert_int_equal(stat_regular(path, 6), 0);
+	assert_int_equal(stat_regular(path, 5), -EFBIG);
+	assert_int_equal(fopen_root(dir, "/small", &f), 0);
+	fclose(f);
+	assert_int_equal(truncate(path, (off_t)READ_SIZE_MAX + 1), 0);
+	assert_int_equal(fopen_root(dir, "/small", &f), -EFBIG);
+
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	assert_int_equal(mkfifo(path, 0644), 0);
+	assert_int_equal(stat_regular(path, 1024), -EBADFD);
+	assert_int_equal(fopen_root(dir, "/fifo", &f), -EBADFD);
+	assert_string_equal(file_strerror(-EBADFD), "not a regular file");
+	assert_int_equal(stat_regular("/dev/zero", 1024), -EBADFD);
+	snprintf(path, sizeof(path), "%s/missing", dir);
+	assert_int_equal(stat_regular(path, 1024), -ENOENT);
+	scratch_free(dir);
+}
+
 static void test_write_file_atomic(void **state _unused_)
 {
 	char *dir = scratch_new(), path[256];
@@ -113,6 +141,7 @@ int main(void)
 		cmocka_unit_test(test_normalize_space),
 		cmocka_unit_test(test_parse_u64),
 		cmocka_unit_test(test_read_line),
+		cmocka_unit_test(test_regular_bounded),
 		cmocka_unit_test(test_write_file_atomic),
 		cmocka_unit_test(test_root_path),
 	};
