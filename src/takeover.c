@@ -147,14 +147,15 @@ static int find_variant(const char *root, const char *data, size_t len, char *re
 		int r = -EBADF;
 
 		if (buf && dir_fd >= 0 && !found)
-			r = read_regular_at(dir_fd, names[i]->d_name, buf, TAKEOVER_SIZE_MAX,
-					    &vlen);
+			r = read_regular_at(dir_fd, names[i]->d_name, buf,
+					    TAKEOVER_SIZE_MAX, &vlen);
 		if (r == 0 && vlen == len && memcmp(buf, data, len) == 0) {
 			snprintf(ret_name, size, "%s", names[i]->d_name);
 			found = 1;
 		} else if (r < 0 && r != -EBADF) {
 			/* A variant we cannot read cannot match: the file stays. */
-			log_warning("cannot read %s/%s: %s, ignoring", dir, names[i]->d_name,
+			log_warning("cannot read %s/%s: %s, ignoring", dir,
+				    names[i]->d_name,
 				    r == -EINVAL || r == -ELOOP ? "not a regular file" :
 								  strerror(-r));
 		}
@@ -381,8 +382,8 @@ static void note_orphaned_keys(const struct context *ctx, const char *file)
 	if (r >= 0)
 		r = sysctld_parse_file(ctx->root, failed = file, false, &theirs, NULL);
 	if (r < 0) {
-		log_warning("cannot read %s%s: %s; the keys it sets are not compared", ctx->root,
-			    failed, file_strerror(r));
+		log_warning("cannot read %s%s: %s; the keys it sets are not compared",
+			    ctx->root, failed, file_strerror(r));
 		goto out;
 	}
 	for (size_t i = 0; i < theirs.n; i++) {
