@@ -67,31 +67,6 @@ static int revert_record(const struct context *ctx, const struct record *rec)
 	return 0;
 }
 
-/* One writer at a time (none for --dry-run, which writes nothing). The wait
- * is WP_PANEL_NETTUNE_LOCK_TIMEOUT seconds if set, for tests and impatient
- * scripts. */
-static int lock_or_log(const struct context *ctx, int *ret_fd)
-{
-	const char *env = getenv("WP_PANEL_NETTUNE_LOCK_TIMEOUT");
-	unsigned timeout = STATE_LOCK_TIMEOUT_SEC;
-	uint64_t v;
-	int r;
-
-	*ret_fd = -1;
-	if (ctx->dry_run)
-		return 0;
-	if (env && parse_u64(env, &v) == 0 && v < 86400)
-		timeout = (unsigned)v;
-	r = state_lock(ctx->root, timeout, ret_fd);
-	if (r == -EAGAIN)
-		log_error("%s%s: another wp-panel-nettune is applying or reverting; "
-			  "gave up after %u s, try again when it has finished",
-			  ctx->root, STATE_LOCK, timeout);
-	else if (r < 0)
-		log_error("cannot lock %s%s: %s", ctx->root, STATE_LOCK, file_strerror(r));
-	return r;
-}
-
 static int load_state_or_log(const struct context *ctx, struct state *ret)
 {
 	unsigned line = 0;

@@ -4,12 +4,15 @@
  * the machine, reading our fragment, deciding to leave the kernel alone),
  * each of which logs its own failure. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dirfd.h"
 #include "log.h"
 #include "nettune.h"
 #include "render.h"
+#include "state.h"
 #include "sysctld.h"
 
 #define GLOBAL_USAGE "usage: wp-panel-nettune [--root dir] [-v]"
@@ -170,4 +173,33 @@ int read_fragment_or_log(const struct context *ctx, struct assignments *ret)
 		return r;
 	}
 	return lines.bad > 0;
+}
+
+/* One writer at a time, for apply, revert and takeover (none for
+ * --dry-run, which writes nothing). The wait is WP_PANEL_NETTUNE_LOCK_TIMEOUT
+ * seconds if set, for tests and impatient scripts. */
+int lock_or_log(const struct context *ctx, int *ret_fd)
+{
+	const char *env = getenv("WP_PANEL_NETTUNE_LOCK_TIMEOUT");
+	unsigned timeout = STATE_LOCK_TIMEOUT_SEC;
+	char why[PATH_MAX_LEN + 32];
+	uint64_t v;
+	int r;
+
+	*ret_fd = -1;
+	if (ctx->dry_run)
+		return 0;
+	if (env && parse_u64(env, &v) == 0 && v < 86400)
+		timeout = (unsigned)v;
+	r = state_lock(ctx->root, timeout, ret_fd);
+	if (r == -EAGAIN)
+		log_error("%s%s: another wp-panel-nettune is applying or reverting; "
+			  "gave up after %u s, try again when it has finished",
+			  ctx->root, STATE_LOCK, timeout);
+	else if ((r == -ELOOP || r == -ENOTDIR) &&
+		 dirfd_refused(ctx->root, STATE_DIR, why, sizeof(why)))
+		log_error("cannot lock %s%s: %s, refused", ctx->root, STATE_LOCK, why);
+	else if (r < 0)
+		log_error("cannot lock %s%s: %s", ctx->root, STATE_LOCK, file_strerror(r));
+	return r;
 }

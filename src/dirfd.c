@@ -4,6 +4,7 @@
  * any directory above it, must not send what the helper writes as root
  * somewhere else. The root prefix itself ("" or what --root names) is
  * trusted. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -120,4 +121,29 @@ int dirfd_rmdir(const char *root, const char *path)
 	r = unlinkat(fd, slash + 1, AT_REMOVEDIR) < 0 ? -errno : 0;
 	close(fd);
 	return r;
+}
+
+/* write_file_atomic_at() names its temporary file NAME.tmpXXXXXX; a run
+ * killed before the rename leaves it behind, and the next run, holding the
+ * lock, removes those of NAME in dir_fd. */
+void dirfd_remove_temporaries(int dir_fd, const char *name)
+{
+	size_t len = strlen(name);
+	struct dirent *de;
+	int fd = dup(dir_fd);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	/* A dup shares the offset of dir_fd, which an earlier pass left at the
+	 * end. */
+	rewinddir(dir);
+	while ((de = readdir(dir)))
+		if (strncmp(de->d_name, name, len) == 0 &&
+		    startswith(de->d_name + len, ".tmp"))
+			(void)unlinkat(dir_fd, de->d_name, 0);
+	closedir(dir);
 }

@@ -7,3 +7,4 @@
 int dirfd_open(const char *root, const char *path, bool create, int *ret_fd);
 bool dirfd_refused(const char *root, const char *path, char *buf, size_t size);
 int dirfd_rmdir(const char *root, const char *path);
+void dirfd_remove_temporaries(int dir_fd, const char *name);

@@ -58,4 +58,5 @@ bool kernel_off_limits(const struct context *ctx, const struct sysinfo *info,
 		       char *reason, size_t size);
 bool kernel_off_limits_say(const struct context *ctx, const struct sysinfo *info);
 int detect_or_log(const struct context *ctx, struct sysinfo *ret_info);
+int lock_or_log(const struct context *ctx, int *ret_fd);
 void detect_say_skipped(const struct context *ctx, const struct sysinfo *info);

@@ -35,25 +35,6 @@ static int state_dir_open(const char *root, bool create, int *ret_fd)
 	return dirfd_open(root, STATE_DIR, create, ret_fd);
 }
 
-/* A run killed between creating its temporary record and renaming it leaves
- * the temporary file behind; the next run, holding the lock, removes it. */
-static void remove_stale_temporaries(int dir_fd)
-{
-	struct dirent *de;
-	int fd = dup(dir_fd);
-	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
-
-	if (!dir) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	while ((de = readdir(dir)))
-		if (startswith(de->d_name, "state.tmp"))
-			(void)unlinkat(dir_fd, de->d_name, 0);
-	closedir(dir);
-}
-
 static bool same_file(const struct stat *a, const struct stat *b)
 {
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
@@ -97,7 +78,7 @@ static int lock_try(const char *root, int *ret_fd)
 	} else if (!lock_is_current(root, dir_fd, fd)) {
 		r = -ESTALE;
 	} else {
-		remove_stale_temporaries(dir_fd);
+		dirfd_remove_temporaries(dir_fd, state_name);
 		*ret_fd = fd;
 		fd = -1;
 		r = 0;

@@ -244,25 +244,6 @@ static int put_back(int etc_fd, const char **ret_name)
 	return 0;
 }
 
-/* A run killed between writing its temporary files and renaming them
- * leaves them behind; the next run, holding the lock, removes them. */
-static void remove_temporaries(int dir_fd)
-{
-	struct dirent *de;
-	int fd = dup(dir_fd);
-	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
-
-	if (!dir) {
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	while ((de = readdir(dir)))
-		if (strstr(de->d_name, ".tmp"))
-			(void)unlinkat(dir_fd, de->d_name, 0);
-	closedir(dir);
-}
-
 /* The copy and the record written and read back, then the file moved off
  * its path, checked to be what was read, and removed; a file that changed
  * is put back (-ESTALE, *ret_name where it is). Before the move, a failure
@@ -285,7 +266,8 @@ static int move_aside(const char *root, struct found *f, const char **ret_what,
 	r = dirfd_open(root, TAKEOVER_DIR, true, &dir_fd);
 	if (r < 0)
 		return r;
-	remove_temporaries(dir_fd);
+	dirfd_remove_temporaries(dir_fd, TAKEOVER_NAME);
+	dirfd_remove_temporaries(dir_fd, "record");
 	had_copy = fstatat(dir_fd, TAKEOVER_NAME, &now, AT_SYMLINK_NOFOLLOW) == 0;
 	*ret_what = "cannot write " COPY_PATH;
 	/* Never a set-id file made by root: the record keeps those bits. */
@@ -341,31 +323,6 @@ static int move_aside(const char *root, struct found *f, const char **ret_what,
 	close(dir_fd);
 	if (r == 0)
 		(void)fsync(f->etc_fd);
-	return r;
-}
-
-/* One writer at a time, as apply and revert: the same lock, wait and
- * message. */
-static int lock_or_log(const struct context *ctx, int *ret_fd)
-{
-	const char *env = getenv("WP_PANEL_NETTUNE_LOCK_TIMEOUT");
-	unsigned timeout = STATE_LOCK_TIMEOUT_SEC;
-	char why[PATH_MAX_LEN + 32];
-	uint64_t v;
-	int r;
-
-	if (env && parse_u64(env, &v) == 0 && v < 86400)
-		timeout = (unsigned)v;
-	r = state_lock(ctx->root, timeout, ret_fd);
-	if (r == -EAGAIN)
-		log_error("%s%s: another wp-panel-nettune is applying or reverting; "
-			  "gave up after %u s, try again when it has finished",
-			  ctx->root, STATE_LOCK, timeout);
-	else if ((r == -ELOOP || r == -ENOTDIR) &&
-		 dirfd_refused(ctx->root, STATE_DIR, why, sizeof(why)))
-		log_error("cannot lock %s%s: %s, refused", ctx->root, STATE_LOCK, why);
-	else if (r < 0)
-		log_error("cannot lock %s%s: %s", ctx->root, STATE_LOCK, file_strerror(r));
 	return r;
 }
 

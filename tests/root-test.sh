@@ -284,7 +284,7 @@ mv "$work/somaxconn" "$t/proc/sys/net/core/somaxconn"
 mkdir "$work/outside/state"
 ln -s "$work/outside/state" "$t/var/lib/wp-panel-nettune"
 check_rc "a symlinked state directory fails apply" 1 "$bin" --root "$t" apply
-check_match "with a message" "wp-panel-nettune/lock: Too many levels of symbolic links" "$out"
+check_match "with a message naming the link" "cannot lock .*/var/lib/wp-panel-nettune/lock: .*/var/lib/wp-panel-nettune is a symlink, refused$" "$out"
 check_eq "nothing is written where it points" "" "$(ls -A "$work/outside/state")"
 check_eq "nor to the kernel" 4096 "$(sysctl_value net.core.somaxconn "$t")"
 rm "$t/var/lib/wp-panel-nettune"
