@@ -174,6 +174,40 @@ static int parse_argv(int argc, char **argv, struct status_args *ret)
 	return command_no_arguments(&command_status, argc, argv);
 }
 
+static int compare_key_then_line(const void *a, const void *b, void *data)
+{
+	const struct assignments *fragment = data;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int c = strcmp(fragment->items[x].key, fragment->items[y].key);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* systemd-sysctl applies the last assignment of a key a file makes: every
+ * earlier one is marked, and reported by none of the outputs. Sorted, so
+ * that a long fragment costs n log n. */
+static int mark_reassigned(const struct assignments *fragment, bool **ret)
+{
+	size_t n = fragment->n, *order = calloc(n ? n : 1, sizeof(*order));
+	bool *earlier = calloc(n ? n : 1, sizeof(*earlier));
+
+	if (!order || !earlier) {
+		free(order);
+		free(earlier);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	qsort_r(order, n, sizeof(*order), compare_key_then_line, (void *)fragment);
+	for (size_t i = 0; i + 1 < n; i++)
+		if (strcmp(fragment->items[order[i]].key,
+			   fragment->items[order[i + 1]].key) == 0)
+			earlier[order[i]] = true;
+	free(order);
+	*ret = earlier;
+	return 0;
+}
+
 /* Reads everything status reports, once. Fails, logged, only when there is
  * nothing to report: the machine cannot be detected, our fragment or the
  * sysctl.d directories cannot be read. */
@@ -182,6 +216,7 @@ static int status_collect(const struct context *ctx, struct report *r,
 {
 	struct other_files other = { ctx, false };
 	const struct sysctld_report report = { report_other_file, &other };
+	bool *earlier = NULL;
 	int bad_lines, err;
 
 	if (detect_or_log(ctx, &r->info) < 0)
@@ -201,18 +236,20 @@ static int status_collect(const struct context *ctx, struct report *r,
 	r->boot_unknown = other.unknown;
 
 	r->keys = calloc(fragment->n ? fragment->n : 1, sizeof(*r->keys));
-	if (!r->keys) {
+	if (!r->keys || mark_reassigned(fragment, &earlier) < 0) {
 		log_error("out of memory");
 		return -ENOMEM;
 	}
-	r->n_keys = fragment->n;
 	for (size_t i = 0; i < fragment->n; i++) {
 		const struct tunable *t = tunable_find(fragment->items[i].key);
 
-		status_key(ctx, &fragment->items[i], all, &r->keys[i]);
+		if (earlier[i])
+			continue;
+		status_key(ctx, &fragment->items[i], all, &r->keys[r->n_keys++]);
 		if (t && t->new_qdiscs_only)
 			r->qdisc = &fragment->items[i];
 	}
+	free(earlier);
 	status_modules(ctx, r);
 	status_qdiscs(ctx, r);
 	if (fragment_cpus(ctx->root, &r->fragment_cpus) < 0)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 #pragma once
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -17,7 +18,9 @@ struct assignment {
 	char value[VALUE_MAX + 1];
 	bool ignore_failure; /* the line started with "-" */
 	bool glob;
-	char file[256]; /* where it came from, relative to the root */
+	/* Where it came from, relative to the root: a name of up to NAME_MAX
+	 * bytes in the longest of the sysctl.d directories. */
+	char file[sizeof("/usr/local/lib/sysctl.d/") + NAME_MAX];
 	unsigned line;
 };
 
