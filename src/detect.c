@@ -10,6 +10,7 @@
 #include "nettune.h"
 #include "render.h"
 #include "report.h"
+#include "utf8.h"
 
 struct detect_args {
 	bool may_tune;
@@ -61,7 +62,9 @@ static int detect_may_tune(const struct context *ctx)
 	sysinfo_detect_environment(ctx->root, &info);
 	detect_say_skipped(ctx, &info);
 	if (kernel_off_limits(ctx, &info, reason, sizeof(reason))) {
-		printf("%s\n", reason);
+		char shown[TEXT_ESCAPED_SIZE(sizeof(reason))];
+
+		printf("%s\n", text_escape(reason, shown, sizeof(shown)));
 		return EXIT_LEAVE_ALONE;
 	}
 	printf("the running kernel may be tuned\n");
@@ -72,6 +75,8 @@ static int do_detect(struct context *ctx, int argc, char **argv)
 {
 	struct detect_args args;
 	struct sysinfo info;
+	char release[TEXT_ESCAPED_SIZE(sizeof(info.release))];
+	char container[TEXT_ESCAPED_SIZE(sizeof(info.container))];
 	int r;
 
 	r = detect_parse_argv(argc, argv, &args);
@@ -88,12 +93,14 @@ static int do_detect(struct context *ctx, int argc, char **argv)
 	printf("cpus: %u\n", info.cpus);
 	printf("memory: %" PRIu64 " MiB (MemTotal %" PRIu64 " kB)\n",
 	       nominal_memory_mib(info.mem_kib), info.mem_kib);
-	printf("kernel: %s\n", info.release);
+	printf("kernel: %s\n", text_escape(info.release, release, sizeof(release)));
 	printf("bbr: %s\n", modstate_to_string(info.bbr));
 	printf("fq: %s\n", modstate_to_string(info.fq));
 	printf("environment: %s", environment_to_string(info.environment));
 	if (info.environment == ENVIRONMENT_CONTAINER)
-		printf(" (%s)", info.container[0] ? info.container : "unknown");
+		printf(" (%s)", info.container[0] ? text_escape(info.container, container,
+								sizeof(container)) :
+						    "unknown");
 	printf("\nproc-sys-net: %s\n", info.net_writable ? "writable" : "read-only");
 	return EXIT_SUCCESS;
 }

@@ -13,6 +13,7 @@
 #include "nettune.h"
 #include "overrides.h"
 #include "render.h"
+#include "utf8.h"
 
 #define SYSCTL_CONF "/etc/sysctl.conf"
 
@@ -37,6 +38,9 @@ static void print_overrides(const struct context *ctx, const struct override *o,
 {
 	for (size_t i = 0; i < n; i++) {
 		size_t count = 0;
+		char file[TEXT_ESCAPED_SIZE(sizeof(o[i].theirs->file))];
+		char value[TEXT_ESCAPED_SIZE(VALUE_MAX)],
+			ours[TEXT_ESCAPED_SIZE(VALUE_MAX)];
 		bool first = true;
 
 		for (size_t j = 0; j < i && first; j++)
@@ -46,14 +50,16 @@ static void print_overrides(const struct context *ctx, const struct override *o,
 		for (size_t j = i; j < n; j++)
 			count += strcmp(o[j].theirs->file, o[i].theirs->file) == 0;
 		printf("%s%s sets %zu key%s of %s%s at boot, after it:\n", ctx->root,
-		       o[i].theirs->file, count, count == 1 ? "" : "s", ctx->root,
-		       FRAGMENT_SYSCTL);
+		       text_escape(o[i].theirs->file, file, sizeof(file)), count,
+		       count == 1 ? "" : "s", ctx->root, FRAGMENT_SYSCTL);
 		/* The values that differ one a line, then the others on one. */
 		for (size_t j = i; j < n; j++)
 			if (strcmp(o[j].theirs->file, o[i].theirs->file) == 0 &&
 			    strcmp(o[j].theirs->value, o[j].ours->value) != 0)
 				printf("  %s = %s (ours: %s)\n", o[j].ours->key,
-				       o[j].theirs->value, o[j].ours->value);
+				       text_escape(o[j].theirs->value, value,
+						   sizeof(value)),
+				       text_escape(o[j].ours->value, ours, sizeof(ours)));
 		count = 0;
 		for (size_t j = i; j < n; j++)
 			if (strcmp(o[j].theirs->file, o[i].theirs->file) == 0 &&

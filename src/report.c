@@ -13,6 +13,7 @@
 #include "profile.h"
 #include "render.h"
 #include "report.h"
+#include "utf8.h"
 
 #ifndef VERSION
 #define VERSION "0.1.0"
@@ -154,9 +155,14 @@ static void print_text_qdiscs(const struct report *r, FILE *f)
 	for (size_t i = 0; i < r->n_links; i++) {
 		const struct qdisc_link *link = &r->links[i];
 
-		fprintf(f, "qdisc %s: %s", link->ifname, link->root[0] ? link->root : "?");
+		char name[TEXT_ESCAPED_SIZE(sizeof(link->ifname))];
+		char kind[TEXT_ESCAPED_SIZE(sizeof(link->root))];
+
+		fprintf(f, "qdisc %s: %s", text_escape(link->ifname, name, sizeof(name)),
+			link->root[0] ? text_escape(link->root, kind, sizeof(kind)) : "?");
 		for (size_t j = 0; j < link->n_leaves; j++)
-			fprintf(f, "%s%s", j == 0 ? ", leaves " : " ", link->leaves[j]);
+			fprintf(f, "%s%s", j == 0 ? ", leaves " : " ",
+				text_escape(link->leaves[j], kind, sizeof(kind)));
 		fprintf(f, "\n");
 	}
 	if (report_qdisc_pending(r))
@@ -176,12 +182,16 @@ void report_print_text(const struct report *r, FILE *f)
 			FRAGMENT_SYSCTL);
 		return;
 	}
-	if (info->environment != ENVIRONMENT_HOST)
+	if (info->environment != ENVIRONMENT_HOST) {
+		char container[TEXT_ESCAPED_SIZE(sizeof(info->container))];
+
 		fprintf(f,
 			"environment: %s%s%s%s: the package leaves this kernel alone\n",
 			environment_to_string(info->environment),
-			info->container[0] ? " (" : "", info->container,
+			info->container[0] ? " (" : "",
+			text_escape(info->container, container, sizeof(container)),
 			info->container[0] ? ")" : "");
+	}
 	fprintf(f, "%-34s %-21s %-21s %s\n", "KEY", "WANTED", "LIVE", "SET AT BOOT BY");
 	for (size_t i = 0; i < r->n_keys; i++) {
 		const struct key_facts *k = &r->keys[i];
@@ -189,8 +199,16 @@ void report_print_text(const struct report *r, FILE *f)
 				   k->live_error == -ENOENT ? "(absent)" :
 							      "(unreadable)";
 
-		fprintf(f, "%-34s %-21s %-21s %s%s\n", k->wanted->key, k->wanted->value,
-			live, k->boot ? k->boot->file : "(none)", key_note(k));
+		char value[TEXT_ESCAPED_SIZE(VALUE_MAX)],
+			live_esc[TEXT_ESCAPED_SIZE(VALUE_MAX)];
+		char file[TEXT_ESCAPED_SIZE(sizeof(k->boot->file))];
+
+		fprintf(f, "%-34s %-21s %-21s %s%s\n", k->wanted->key,
+			text_escape(k->wanted->value, value, sizeof(value)),
+			text_escape(live, live_esc, sizeof(live_esc)),
+			k->boot ? text_escape(k->boot->file, file, sizeof(file)) :
+				  "(none)",
+			key_note(k));
 	}
 
 	fprintf(f, "\n");

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* UTF-8 as RFC 3629 defines it, for the writers of machine-readable output:
  * file names and values are bytes, their readers want text. */
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "utf8.h"
 
@@ -42,4 +45,53 @@ size_t utf8_char_len(const char *s, size_t n)
 	    (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff)
 		return 0;
 	return len;
+}
+
+static bool needs_escape(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f || c == '\\';
+}
+
+/* A name or value read from a file, as text output and messages print it:
+ * the bytes a terminal acts on (C0 controls, DEL) and the backslash as C
+ * escapes (\n, \t, \r, \\, \xHH), as the JSON writer escapes them. s
+ * itself when nothing needs escaping; else buf, cut short at a whole escape
+ * when size is below 4 * strlen(s) + 1. */
+const char *text_escape(const char *s, char *buf, size_t size)
+{
+	size_t w = 0;
+
+	for (const char *p = s;; p++) {
+		if (*p == '\0')
+			return s;
+		if (needs_escape((unsigned char)*p))
+			break;
+	}
+	if (size == 0)
+		return "";
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		char esc[5];
+		size_t n;
+
+		if (!needs_escape(*p)) {
+			esc[0] = (char)*p;
+			esc[1] = '\0';
+		} else if (*p == '\n' || *p == '\t' || *p == '\r' || *p == '\\') {
+			esc[0] = '\\';
+			esc[1] = *p == '\n' ? 'n' :
+				 *p == '\t' ? 't' :
+				 *p == '\r' ? 'r' :
+					      '\\';
+			esc[2] = '\0';
+		} else {
+			snprintf(esc, sizeof(esc), "\\x%02x", *p);
+		}
+		n = strlen(esc);
+		if (w + n >= size)
+			break;
+		memcpy(buf + w, esc, n);
+		w += n;
+	}
+	buf[w] = '\0';
+	return buf;
 }

@@ -8,3 +8,8 @@
 #define UTF8_REPLACEMENT "\xef\xbf\xbd"
 
 size_t utf8_char_len(const char *s, size_t n);
+
+/* Room for text_escape() of a string of n bytes. */
+#define TEXT_ESCAPED_SIZE(n) (4 * (n) + 1)
+
+const char *text_escape(const char *s, char *buf, size_t size);

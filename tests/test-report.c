@@ -166,7 +166,7 @@ static void test_text(void **state _unused_)
 	assert_string_equal(
 		text,
 		"KEY                                WANTED                LIVE                  SET AT BOOT BY\n"
-		"net.core.somaxconn                 65535                 65535                 /etc/sysctl.d/70-\"x\"\n\xff.conf  OVERRIDDEN\n"
+		"net.core.somaxconn                 65535                 65535                 /etc/sysctl.d/70-\"x\"\\n\xff.conf  OVERRIDDEN\n"
 		"net.core.default_qdisc             fq                    (absent)              /etc/sysctl.d/60-wp-panel-nettune.conf  (not in this namespace)\n"
 		"\n"
 		"tcp_bbr: loaded\n"
