@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "log.h"
 #include "modulesd.h"
@@ -14,6 +15,7 @@
 #include "render.h"
 #include "report.h"
 #include "sysctld.h"
+#include "textfile.h"
 
 /* The CPU count the fragment was rendered for, from its marker line. */
 static int fragment_cpus(const char *root, unsigned *ret_cpus)
@@ -145,6 +147,7 @@ struct status_args {
 		FORMAT_JSON,
 		FORMAT_PROMETHEUS,
 	} format;
+	const char *textfile; /* --textfile DIR */
 };
 
 static int parse_argv(int argc, char **argv, struct status_args *ret)
@@ -152,12 +155,14 @@ static int parse_argv(int argc, char **argv, struct status_args *ret)
 	static const struct option options[] = {
 		{ "json", no_argument, NULL, 'j' },
 		{ "prometheus", no_argument, NULL, 'p' },
+		{ "textfile", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	int c;
 
 	ret->format = FORMAT_TEXT;
+	ret->textfile = NULL;
 	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
 		switch (c) {
 		case 'j':
@@ -168,9 +173,21 @@ static int parse_argv(int argc, char **argv, struct status_args *ret)
 			}
 			ret->format = c == 'j' ? FORMAT_JSON : FORMAT_PROMETHEUS;
 			break;
+		case 't':
+			if (optarg[0] != '/') {
+				log_error("status: --textfile takes an absolute path: %s",
+					  optarg);
+				return -EINVAL;
+			}
+			ret->textfile = optarg;
+			break;
 		default:
 			return command_option(&command_status, c);
 		}
+	if (ret->textfile && ret->format != FORMAT_PROMETHEUS) {
+		log_error("status: --textfile writes metrics: it goes with --prometheus");
+		return -EINVAL;
+	}
 	return command_no_arguments(&command_status, argc, argv);
 }
 
@@ -257,6 +274,65 @@ static int status_collect(const struct context *ctx, struct report *r,
 	return 0;
 }
 
+/* status --prometheus --textfile DIR: the metrics written into DIR, for
+ * the node exporter's textfile collector. Exit 0 when they are written,
+ * whatever they say (drift and an unreadable fragment line are facts the
+ * metrics carry in nettune_status_exit_code), and when DIR does not exist;
+ * 1 on any other failure, which removes the file: metrics of an earlier
+ * run would go on saying all is well. */
+static int status_textfile(const struct context *ctx, const char *dir,
+			   struct report *report, struct assignments *fragment,
+			   struct assignments *all)
+{
+	char why[PATH_MAX_LEN + 64], *data = NULL;
+	int dir_fd, collected, r;
+	size_t len = 0;
+	FILE *f;
+
+	r = textfile_open(ctx->root, dir, &dir_fd, why, sizeof(why));
+	if (r == -ENOENT) {
+		log_debug("%s%s: absent, no node exporter here: nothing to do", ctx->root,
+			  dir);
+		return EXIT_SUCCESS;
+	}
+	if (r < 0) {
+		log_error("cannot write metrics into %s%s: %s", ctx->root, dir,
+			  why[0] ? why : strerror(-r));
+		return EXIT_FAILURE;
+	}
+	/* Read as root, written as the directory's owner. */
+	collected = status_collect(ctx, report, fragment, all);
+	f = open_memstream(&data, &len);
+	if (collected == 0 && f)
+		report_print_prometheus(report, f);
+	if (f && fclose(f) != 0)
+		collected = -ENOMEM;
+	r = textfile_become_owner(dir_fd);
+	if (r < 0) {
+		log_error("cannot become the owner of %s%s: %s", ctx->root, dir,
+			  strerror(-r));
+		goto out;
+	}
+	if (collected == 0 && data && len > 0) {
+		r = textfile_write(dir_fd, data, len);
+		if (r == 0)
+			goto out;
+		log_error("cannot write %s%s/%s: %s", ctx->root, dir, TEXTFILE_NAME,
+			  strerror(-r));
+	}
+	r = -EIO;
+	if (textfile_remove(dir_fd) < 0)
+		log_error("%s%s/%s left in place: cannot remove it", ctx->root, dir,
+			  TEXTFILE_NAME);
+	else
+		log_error("%s%s/%s removed: no metrics rather than stale ones", ctx->root,
+			  dir, TEXTFILE_NAME);
+out:
+	free(data);
+	close(dir_fd);
+	return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
 static int do_status(struct context *ctx, int argc, char **argv)
 {
 	static void (*const print[])(const struct report *r, FILE *f) = {
@@ -272,7 +348,9 @@ static int do_status(struct context *ctx, int argc, char **argv)
 	r = parse_argv(argc, argv, &args);
 	if (r <= 0)
 		return command_parsed_exit(r);
-	if (status_collect(ctx, &report, &fragment, &all) == 0) {
+	if (args.textfile) {
+		status = status_textfile(ctx, args.textfile, &report, &fragment, &all);
+	} else if (status_collect(ctx, &report, &fragment, &all) == 0) {
 		status = report_exit_status(report_verdict(&report));
 		print[args.format](&report, stdout);
 	}
@@ -284,7 +362,7 @@ static int do_status(struct context *ctx, int argc, char **argv)
 
 const struct command command_status = {
 	.name = "status",
-	.args = "[--json | --prometheus]",
+	.args = "[--json | --prometheus [--textfile DIR]]",
 	.help = "compare the fragment, the kernel and boot",
 	.run = do_status,
 };

@@ -7,8 +7,10 @@
 #     /metrics shows every key in effect, no drift, exit code 0, the CPU
 #     counts, tcp_bbr loaded, with no textfile scrape error. One key changed
 #     by hand and the service run again: that key's drift metric and the
-#     overall one are 1, exit code 3, and status --json agrees. Without the
-#     directory the service and its script do nothing and succeed. Purge
+#     overall one are 1, exit code 3, and status --json agrees. The service
+#     keeps only setuid and setgid of root, has no devices and a time limit.
+#     Without the directory the service and the helper's writer do nothing
+#     and succeed. Purge
 #     removes the file, and the exporter no longer shows the metrics.
 title="node exporter: the metrics, drift after a change, purge"
 
@@ -59,6 +61,9 @@ check "its textfile directory exists" test -d "$prom_dir"
 check "install" apt_get install install /host/pkg.deb
 check "the timer is enabled" systemctl is-enabled "$unit.timer"
 check "the timer is active" systemctl is-active "$unit.timer"
+check_eq "the service keeps only setuid and setgid of root, no devices, a time limit" \
+	"CapabilityBoundingSet=cap_setgid cap_setuid|PrivateDevices=yes|TimeoutStartUSec=2min" \
+	"$(systemctl show -p CapabilityBoundingSet -p PrivateDevices -p TimeoutStartUSec "$unit.service" | sort | tr '\n' '|' | sed 's/|$//')"
 check "systemctl start $unit.service" systemctl start "$unit.service"
 check_eq "$prom: a root-owned 0644 file" "regular file 644 root:root" \
 	"$(stat -c '%F %a %U:%G' "$prom" 2>&1)"
@@ -115,7 +120,7 @@ check_eq "and says so" "drift 3 31 drift" \
 
 mv "$prom_dir" "$prom_dir.away"
 check "without the directory the service succeeds" systemctl start "$unit.service"
-check "and its script too" /usr/libexec/wp-panel-nettune/prometheus-textfile
+check "and the helper's writer too" wp-panel-nettune status --prometheus --textfile "$prom_dir"
 check "leaving no directory" test ! -e "$prom_dir"
 mv "$prom_dir.away" "$prom_dir"
 
