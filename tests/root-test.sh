@@ -389,10 +389,19 @@ fresh_legacy() {
 }
 
 # listing TREE: the files takeover may touch, with modes, sizes and hashes.
+# The record names the file's owner, the user running this test: it is
+# listed with the owner written UID GID, and without its size.
 listing() {
-	(cd "$1" && find etc/sysctl.d var/lib -printf '%p %y %m %s\n' 2>/dev/null |
-		LC_ALL=C sort && find etc/sysctl.d var/lib -type f -exec sha256sum {} + |
-		LC_ALL=C sort -k2)
+	_record=var/lib/wp-panel-nettune/taken-over/record
+	(cd "$1" && find etc/sysctl.d var/lib ! -path "$_record" -printf '%p %y %m %s\n' \
+		2>/dev/null && find "$_record" -printf '%p %y %m\n' 2>/dev/null) | LC_ALL=C sort
+	(
+		cd "$1" && find etc/sysctl.d var/lib -type f ! -path "$_record" -exec sha256sum {} +
+		if [ -f "$_record" ]; then
+			sed "s/	$(id -u)	$(id -g)\$/	UID	GID/" "$_record" | sha256sum |
+				sed "s|-\$|$_record|"
+		fi
+	) | LC_ALL=C sort -k2
 }
 
 # run_out TREE ARGS...: the helper's output and exit status, the tree's
