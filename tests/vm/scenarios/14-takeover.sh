@@ -42,7 +42,7 @@ check "kept byte for byte" cmp /host/legacy/99-wp-panel.conf.2cpu \
 	/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf
 check_eq "with its mode" "644 root:root" \
 	"$(stat -c '%a %U:%G' /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf)"
-check_eq "recorded" "/etc/sysctl.d/99-wp-panel.conf	0644	99-wp-panel.conf.2cpu" \
+check_eq "recorded, with its owner and group" "/etc/sysctl.d/99-wp-panel.conf	0644	99-wp-panel.conf.2cpu	0	0" \
 	"$(grep -v '^#' /var/lib/wp-panel-nettune/taken-over/record)"
 check_status_ok "after the install"
 cp /host/status.log /host/status-install.log
