@@ -346,10 +346,11 @@ vm_machine() {
 	esac
 }
 
-# Runs QEMU once, under a hard time limit; returns as vm_wait does.
-# VM_QEMU_PID names it while it runs, for vm_cleanup.
-vm_qemu() {
-	local disk=$1 cpus=$2 share=$3 log=$4 limit=$5
+# vm_qemu_args DISK CPUS SHARE: sets, in the caller, qemu (the QEMU command
+# line for a boot of DISK with CPUS vCPUs and SHARE as 9p tag host0), as
+# VM_NIC, VM_DISK2, VM_GUESTFWD and VM_APPEND ask.
+vm_qemu_args() {
+	local disk=$1 cpus=$2 share=$3
 	local machine console
 	vm_machine
 	local append="root=/dev/vda rw console=$console panic=-1"
@@ -357,6 +358,9 @@ vm_qemu() {
 	[ "$console" = ttyS0 ] || append="$append systemd.mask=serial-getty@$console.service"
 	[ "${VM_DEBUG:-0}" = 1 ] || append="$append quiet"
 	[ -z "${VM_APPEND:-}" ] || append="$append $VM_APPEND"
+	# The machine vm_saved saves, and those restored from it (the same
+	# command line): vm-run-wait waits for the host only there.
+	[ "${VM_SAVE_BOOT:-0}" != 1 ] || append="$append vm-run.save"
 	local nic=(-nic none) disk2=()
 	if [ "${VM_NIC:-0}" = 1 ]; then
 		# shellcheck disable=SC2054 # one QEMU argument with commas
@@ -369,12 +373,12 @@ vm_qemu() {
 	# debug-threads: the vCPU threads carry their names ("CPU 0/TCG"), for
 	# bench/run, which pins them.
 	# shellcheck disable=SC2054 # one QEMU argument with commas
-	local qemu=(
+	qemu=(
 		"${machine[@]}" -name nettune-vm,debug-threads=on
 		-smp "$cpus" -m "$VM_MEM"
 		# No display, VGA or parallel port: with emulated CPUs their
 		# drivers alone cost seconds of boot.
-		-display none -vga none -parallel none -monitor none
+		-display none -vga none -parallel none
 		-serial stdio -no-reboot
 		-kernel "$VM_KERNEL" -initrd "$VM_INITRD" -append "$append"
 		# The disk is a throwaway copy: skip the host's flushes.
@@ -384,12 +388,181 @@ vm_qemu() {
 		-device virtio-rng-pci
 		"${nic[@]}"
 	)
+}
+
+# Runs QEMU once, under a hard time limit; returns as vm_wait does. With
+# VM_RESTORE_FROM (a folder vm_saved made), the machine saved there is
+# restored instead of booted: DISK must be a fresh copy of its disk.
+# VM_QEMU_PID names QEMU while it runs, for vm_cleanup.
+vm_qemu() {
+	local disk=$1 cpus=$2 share=$3 log=$4 limit=$5
+	local qemu
+	VM_SAVE_BOOT=${VM_RESTORE_FROM:+1} vm_qemu_args "$disk" "$cpus" "$share"
+	qemu+=(-monitor none)
+	local sender=
+	if [ -n "${VM_RESTORE_FROM:-}" ]; then
+		local sock=$disk.go
+		rm -f "$sock"
+		vm_saved_port "$sock"
+		qemu+=(-incoming "exec:cat $VM_RESTORE_FROM/state")
+		vm_send_time "$sock" "$limit" &
+		sender=$!
+	fi
 	local rc=0
 	"${qemu[@]}" </dev/null >"$log" 2>&1 &
 	VM_QEMU_PID=$!
 	vm_wait "$VM_QEMU_PID" "$log" "$limit" || rc=$?
 	VM_QEMU_PID=
+	if [ -n "$sender" ]; then
+		kill "$sender" 2>/dev/null
+		wait "$sender" 2>/dev/null
+		rm -f "$sock"
+	fi
 	return "$rc"
+}
+
+# --- Saved machines ------------------------------------------------------------
+#
+# Most boots of a scenario start from a fresh copy of the image, and under
+# software emulation the boot alone takes a minute or more. vm_saved boots
+# the image once, up to the moment vm-run would mount the share, and saves
+# that machine, RAM and disk (QEMU's migration to a file); vm_boot with
+# VM_RESTORE=1 then restores it onto a fresh copy of the saved disk in a
+# few seconds. Every restore starts from the same machine: the same disk
+# bytes, the same memory. The saved disk is the image's plus
+# tests/vm/saved/ (a unit drop-in making vm-run wait for the host, and the
+# listing of the machine that check_fresh_machine compares with).
+
+# vm_saved_port SOCKET: adds to the caller's qemu the virtio port vm-run.go,
+# a socket on the host, on which vm-run-wait hears that it was restored.
+vm_saved_port() {
+	# shellcheck disable=SC2054 # QEMU arguments with commas
+	qemu+=(
+		-device virtio-serial-pci
+		-chardev "socket,id=vm-run-go,path=$1,server=on,wait=off"
+		-device virtserialport,chardev=vm-run-go,name=vm-run.go
+	)
+}
+
+# vm_send_time SOCKET LIMIT: once QEMU listens on SOCKET, sends the time and
+# stays connected (at most LIMIT seconds, or until killed): the guest's end
+# of a virtio port sees data only while the host's end is connected.
+vm_send_time() {
+	local i
+	for i in $(seq 100); do
+		[ -S "$1" ] && break
+		sleep 0.1
+	done
+	# ignoreeof: at the end of its input socat waits for more, connected;
+	# -T: at most LIMIT seconds of that.
+	exec socat -T "$2" -u STDIN,ignoreeof "UNIX-CONNECT:$1" <<<"$(date +%s.%N)" 2>/dev/null
+}
+
+# vm_monitor SOCKET COMMAND...: runs QEMU monitor (HMP) commands, prints
+# their answers.
+vm_monitor() {
+	local sock=$1
+	shift
+	printf '%s\n' "$@" | socat -t 5 - "UNIX-CONNECT:$sock" | tr -d '\r' |
+		grep -av -e '^(qemu)' -e '^QEMU [0-9]'
+}
+
+# The cache key of a saved machine: its image, the vCPUs, the memory, the
+# QEMU and its command line, and what tests/vm/saved/ puts on the disk.
+vm_saved_key() {
+	{
+		basename "$VM_IMAGE"
+		echo "cpus $1 mem $VM_MEM accel $VM_ACCEL"
+		qemu-system-x86_64 --version | head -n 1
+		declare -f vm_qemu_args vm_machine vm_saved_port vm_saved_build
+		cat "$VM_LIBDIR"/saved/*
+	} | sha256sum | cut -c1-16
+}
+
+# vm_saved_build DIR CPUS: the image's disk with tests/vm/saved/ written
+# into it (debugfs), booted with CPUS vCPUs until vm-run-wait says it is
+# ready, then saved: DIR/disk.img, DIR/state (the migration stream) and
+# DIR/manifest (the machine's listing, read back from the disk).
+vm_saved_build() {
+	local dir=$1 cpus=$2 tmp=$1.tmp qemu log status i
+	rm -rf "$tmp"
+	mkdir -p "$tmp/share"
+	cp --sparse=always "$VM_IMAGE/disk.img" "$tmp/disk.img"
+	debugfs -w -f - "$tmp/disk.img" >/dev/null 2>&1 <<-EOF
+		cd /usr/local/sbin
+		write $VM_LIBDIR/saved/vm-run-wait vm-run-wait
+		sif vm-run-wait mode 0100755
+		write $VM_LIBDIR/saved/machine-listing vm-machine-listing
+		sif vm-machine-listing mode 0100755
+		mkdir /etc/systemd/system/vm-run.service.d
+		cd /etc/systemd/system/vm-run.service.d
+		write $VM_LIBDIR/saved/vm-run-wait.conf wait.conf
+	EOF
+	# debugfs exits 0 whatever its commands did: read the files back.
+	for i in usr/local/sbin/vm-run-wait:vm-run-wait \
+		usr/local/sbin/vm-machine-listing:machine-listing \
+		etc/systemd/system/vm-run.service.d/wait.conf:vm-run-wait.conf; do
+		debugfs -R "cat /${i%%:*}" "$tmp/disk.img" 2>/dev/null |
+			cmp -s - "$VM_LIBDIR/saved/${i#*:}" ||
+			{ vm_log "cannot write /${i%%:*} into the disk to save"; return 1; }
+	done
+	VM_SAVE_BOOT=1 vm_qemu_args "$tmp/disk.img" "$cpus" "$tmp/share"
+	vm_saved_port "$tmp/go"
+	qemu+=(-monitor "unix:$tmp/monitor,server=on,wait=off")
+	log=$tmp/console
+	"${qemu[@]}" </dev/null >"$log" 2>&1 &
+	VM_QEMU_PID=$!
+	for i in $(seq 600); do
+		grep -q 'vm-run: ready to be saved' "$log" && break
+		kill -0 "$VM_QEMU_PID" 2>/dev/null || break
+		sleep 1
+	done
+	status=
+	if grep -q 'vm-run: ready to be saved' "$log"; then
+		vm_monitor "$tmp/monitor" "migrate -d \"exec:cat >$tmp/state\"" >/dev/null
+		for i in $(seq 300); do
+			status=$(vm_monitor "$tmp/monitor" 'info migrate' | sed -n 's/^Migration status: //p')
+			case $status in completed | failed | cancelled) break ;; esac
+			sleep 0.5
+		done
+	fi
+	vm_kill "$VM_QEMU_PID"
+	VM_QEMU_PID=
+	if [ "$status" != completed ]; then
+		vm_log "saving the booted machine failed (migration: ${status:-never began}); console: $log"
+		return 1
+	fi
+	debugfs -R 'cat /var/lib/vm-run/manifest' "$tmp/disk.img" >"$tmp/manifest" 2>/dev/null
+	grep -q '^package wp-panel-nettune \|^package systemd ' "$tmp/manifest" ||
+		{ vm_log "the saved machine's listing is missing or empty"; return 1; }
+	rm -rf "$tmp/share" "$tmp/monitor" "$tmp/go"
+	mv "$tmp" "$dir"
+}
+
+# vm_saved CPUS: makes (once, cached beside the image) or finds the saved
+# machine of the image with CPUS vCPUs, and sets VM_SAVED to its folder.
+# Returns 1, VM_SAVED empty, where it cannot be made.
+vm_saved() {
+	local key dir
+	VM_SAVED=
+	vm_accel
+	key=$(vm_saved_key "$1")
+	dir=$VM_IMAGE/saved-$key
+	(
+		flock 9
+		if [ ! -f "$dir/state" ]; then
+			vm_log "saving a booted machine of $(basename "$VM_IMAGE"), $1 vCPUs (once; cached)"
+			local start=$SECONDS
+			vm_saved_build "$dir" "$1" || exit 1
+			vm_log "saved in $((SECONDS - start)) s: $dir"
+		fi
+		touch "$dir"
+		# Each recipe change leaves one behind: drop those unused for a
+		# week (a use touches the folder), as vm_image does with images.
+		find "$VM_IMAGE" -mindepth 1 -maxdepth 1 -name 'saved-*' ! -path "$dir" \
+			-mtime +7 -exec rm -rf {} +
+	) 9>"$VM_IMAGE/.saved-lock" || return 1
+	VM_SAVED=$dir
 }
 
 # vm_boot DISK CPUS SHARE_DIR LOG [TIMEOUT]
@@ -397,9 +570,13 @@ vm_qemu() {
 # /host/run.sh and powers off. The console goes to LOG, the script's output
 # is printed. Returns the script's exit status, 124 on timeout (default
 # 600 s), 125 when the guest never wrote its status.
+# With VM_RESTORE=1 (amd64 only), DISK is replaced by a copy of the saved
+# machine's disk and that machine is restored rather than booted (see
+# vm_saved); where none can be saved or the restore fails before the
+# guest ran anything, DISK is a fresh copy of the image and boots.
 vm_boot() {
 	local disk=$1 cpus=$2 share=$3 log=$4 limit=${5:-600}
-	local start rc=0
+	local start rc=0 how=booted
 
 	cp "$VM_LIBDIR/../lib.sh" "$share/lib.sh"
 	cp "$VM_LIBDIR/guest-lib.sh" "$share/guest-lib.sh"
@@ -411,16 +588,35 @@ vm_boot() {
 	fi
 
 	start=$(date +%s)
-	vm_qemu "$disk" "$cpus" "$share" "$log" "$limit" || rc=$?
+	if [ "${VM_RESTORE:-0}" = 1 ] && [ "$VM_ARCH" = amd64 ] && vm_saved "$cpus"; then
+		how=restored
+		cp --sparse=always "$VM_SAVED/disk.img" "$disk"
+		VM_RESTORE_FROM=$VM_SAVED vm_qemu "$disk" "$cpus" "$share" "$log" "$limit" || rc=$?
+		if ! grep -q 'vm-run: restored' "$log"; then
+			vm_log "restoring $VM_SAVED failed (console: $log.restore): booting instead"
+			mv "$log" "$log.restore"
+			cp --sparse=always "$VM_IMAGE/disk.img" "$disk"
+			how=booted start=$(date +%s) rc=0
+		fi
+	fi
+	if [ "$how" = booted ]; then
+		vm_qemu "$disk" "$cpus" "$share" "$log" "$limit" || rc=$?
+	fi
 	if [ "$accel" = kvm ] && [ "$rc" = 123 ]; then
 		vm_log "KVM failed during the boot: switching to TCG for this run"
-		VM_ACCEL=tcg accel=tcg
+		VM_ACCEL=tcg accel=tcg how=booted
+		cp --sparse=always "$VM_IMAGE/disk.img" "$disk"
 		start=$(date +%s)
 		rc=0
 		vm_qemu "$disk" "$cpus" "$share" "$log" "$limit" || rc=$?
 	fi
-	vm_log "$(basename "$disk"): $VM_ARCH, $accel, $cpus cpu, $(($(date +%s) - start)) s" \
-		"($(grep -o 'guest up after [0-9.]* s' "$log" || echo 'guest never came up'))"
+	local up='guest never came up'
+	if [ "$how" = restored ]; then
+		up='restored'
+	elif grep -q 'guest up after' "$log"; then
+		up=$(grep -o 'guest up after [0-9.]* s' "$log")
+	fi
+	vm_log "$(basename "$disk"): $VM_ARCH, $accel, $cpus cpu, $how, $(($(date +%s) - start)) s ($up)"
 
 	[ -f "$share/output" ] && cat "$share/output"
 	if [ "$rc" = 124 ]; then
