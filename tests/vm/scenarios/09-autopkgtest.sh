@@ -16,7 +16,7 @@ scenario() {
 	mkdir -p "$dir/src"
 	tracked_tree | tar -C "$dir/src" -xf -
 	cp "$PKG_DEB" "$dir/$(basename "$PKG_DEB")"
-	boot autopkgtest "$(disk autopkgtest)" 2 1200 <<'GUEST'
+	boot autopkgtest "$(disk autopkgtest)" 2 1800 <<'GUEST'
 mv /etc/apt/sources.list /etc/apt/sources.list.offline
 rc=0
 autopkgtest --no-built-binaries --output-dir /var/tmp/autopkgtest.out \

@@ -14,7 +14,7 @@ scenario() {
 	# tests/vm/run; local, so that the other scenarios keep amd64's.
 	local VM_ARCH=arm64 VM_IMAGE VM_KERNEL VM_INITRD VM_RELEASE PKG_DEB=$ARM64_DEB
 	vm_image
-	boot arm64 "$(disk arm64)" 2 900 <<'GUEST'
+	boot arm64 "$(disk arm64)" 2 1500 <<'GUEST'
 check_eq "an arm64 machine" aarch64 "$(uname -m)"
 check_eq "2 vCPUs" 2 "$(nproc)"
 config=/boot/config-$(uname -r)
