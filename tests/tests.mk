@@ -37,16 +37,12 @@ $(B)/test-%: $(B)/tests/test-%.o $(B)/tests/helpers.o $(LIB_OBJ)
 
 , := ,
 
-check: check-deps
-	$(MAKE) check-unit
-	$(MAKE) check-sanitize
-	$(MAKE) check-robust
-	$(MAKE) check-fuzz
-	$(MAKE) check-netns
-	$(MAKE) check-bench-report
-	$(MAKE) check-repro
-	$(MAKE) check-vm
-	@echo "make check: all test groups passed"
+CHECK_GROUPS = check-deps check-unit check-sanitize check-robust check-fuzz check-netns \
+	check-bench-report check-repro check-vm
+
+# Each group in turn, then the seconds of each and of each VM scenario.
+check:
+	@tests/check-all.sh "$(MAKE)" $(CHECK_GROUPS)
 
 check-deps:
 	tools/install-deps build check
