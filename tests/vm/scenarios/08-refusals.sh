@@ -18,7 +18,8 @@
 title="refusals: tcp_bbr blacklisted; read-only /proc/sys"
 
 scenario() {
-	boot refusals "$(disk refusals)" 2 <<'GUEST'
+	# Three installs and purges: 600 s with another lane beside it.
+	boot refusals "$(disk refusals)" 2 1200 <<'GUEST'
 note "a. tcp_bbr blacklisted"
 tree_listing /host/a-before.tree
 sysctl_snapshot /host/a-before.sysctl
