@@ -29,7 +29,7 @@ printf '%-20s %-6s %8s\n' group result seconds
 for i in "${!names[@]}"; do
 	printf '%-20s %-6s %8s\n' "${names[$i]}" "${results[$i]}" "${seconds[$i]}"
 done
-if [ -f "$logdir/times.tsv" ]; then
+if [ "${names[-1]}" = check-vm ] && [ -f "$logdir/times.tsv" ]; then
 	echo "VM scenarios (seconds each; they run in lanes at once, so they add up to more than check-vm):"
 	awk -F '\t' '{ printf "  %-22s %-6s %6s s\n", $1, $2, $3 }' "$logdir/times.tsv"
 	echo "slowest five: $(awk -F '\t' '$3 != "-" { print $3, $1 }' "$logdir/times.tsv" |
