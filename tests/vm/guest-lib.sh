@@ -114,36 +114,16 @@ check_same() {
 	fi
 }
 
-# fresh_machine_diff: the differences between this machine and the fresh
-# machine the host's /host/manifest lists (tests/vm/saved/machine-listing),
-# "+" for what only this one has, "-" for what it lacks; empty when none.
-fresh_machine_diff() {
-	sh /host/machine-listing >/tmp/machine.now
-	diff -U0 /host/manifest /tmp/machine.now | grep -v '^\(---\|+++\|@@\)'
-}
-
 # check_fresh_machine: passes when this machine is the fresh one the image
-# gives (same paths where packages and scenarios write, same packages),
-# fails naming each path or package that differs: what an earlier
-# scenario left behind, or took away. The host runs it first in every boot
-# of a fresh disk, restored or booted.
+# gives (the host's /host/manifest, tests/vm/saved/machine-listing: same
+# paths where packages and scenarios write, same packages), fails naming
+# each path or package that differs ("-" only the fresh one has, "+" only
+# this one): what an earlier scenario took away or left behind. The host
+# runs it first in every boot of a fresh disk, restored or booted.
 check_fresh_machine() {
-	_left=$(fresh_machine_diff)
-	if [ -z "$_left" ]; then
-		pass "a fresh machine: nothing an earlier scenario left ($(wc -l </host/manifest) paths and packages)"
-	else
-		# One argument a line of the differences.
-		_ifs=$IFS
-		IFS='
-'
-		set -f
-		# shellcheck disable=SC2046
-		fail "a fresh machine: nothing an earlier scenario left" \
-			"differences from the fresh machine (+ only here, - only there):" \
-			$(echo "$_left" | head -n 40)
-		set +f
-		IFS=$_ifs
-	fi
+	sh /host/machine-listing >/tmp/machine.now
+	note "the fresh machine lists $(wc -l </host/manifest) paths and packages"
+	check_same "a fresh machine: nothing an earlier scenario left" /host/manifest /tmp/machine.now
 }
 
 # --- wp-panel-nettune -----------------------------------------------------
