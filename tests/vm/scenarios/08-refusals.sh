@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
+# shellcheck shell=bash disable=SC2034 # title, estimate and needs are read by tests/vm/run
 # 8. Refusals, one 2-vCPU boot.
 #    a. tcp_bbr blacklisted in /etc/modprobe.d before the install: the
 #       install succeeds and says why BBR is not used; nothing is half
@@ -16,6 +16,7 @@
 #       the purge give the read-only /proc/sys/net as their reason: a mount
 #       namespace of its own is no chroot.
 title="refusals: tcp_bbr blacklisted; read-only /proc/sys"
+estimate=600
 
 scenario() {
 	# Three installs and purges: 600 s with another lane beside it.

@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
+# shellcheck shell=bash disable=SC2034 # title, estimate and needs are read by tests/vm/run
 # 9. debian/tests, run by autopkgtest itself inside a fresh 2-vCPU VM:
 #    "autopkgtest --no-built-binaries PKG.deb SRC/ -- null", SRC the
 #    project's tracked files. The null runner cannot declare what the
@@ -9,6 +9,7 @@
 #    image's own apt source is set aside first; autopkgtest installs the
 #    .deb from a local archive it makes.
 title="debian/tests pass under autopkgtest"
+estimate=900
 
 scenario() {
 	local dir

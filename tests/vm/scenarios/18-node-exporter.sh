@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
+# shellcheck shell=bash disable=SC2034 # title, estimate and needs are read by tests/vm/run
 # 18. The metrics reach Debian's own prometheus-node-exporter, one 2-vCPU
 #     boot of an image that has it (and promtool, curl, jq). After the
 #     install the timer is enabled and active; one run of its service
@@ -13,6 +13,7 @@
 #     and succeed. Purge
 #     removes the file, and the exporter no longer shows the metrics.
 title="node exporter: the metrics, drift after a change, purge"
+estimate=600
 
 # Scenario 19 boots the same image: the same list, one image built.
 image_packages="prometheus-node-exporter prometheus curl jq locales tmux perl"

@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
+# shellcheck shell=bash disable=SC2034 # title, estimate and needs are read by tests/vm/run
 # 20. The arm64 package on a Debian 13 arm64 machine: the image of
 #     linux-image-arm64 and the base packages (tests/vm/lib.sh, VM_ARCH=arm64),
 #     booted under qemu-system-aarch64 -M virt with 2 emulated CPUs, one boot.
@@ -10,6 +10,7 @@
 #     both are modules, as on amd64: checked first), status exits 0; then a
 #     purge puts every value and file back, as scenario 6 checks it.
 title="arm64: install, bbr + fq from the kernel's modules, purge as before"
+estimate=1800
 
 scenario() {
 	# Local, so that the other scenarios keep amd64's. vm_image exits

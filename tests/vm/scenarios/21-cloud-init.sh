@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
+# shellcheck shell=bash disable=SC2034 # title, estimate and needs are read by tests/vm/run
 # 21. cloud-init: a new server's first boot with examples/cloud-init.yaml as
 #     its user-data, the placeholders replaced as the file tells an
 #     administrator to (the repository's URL and key) and cubic preseeded on
@@ -21,6 +21,7 @@
 #     setup does. The Debian mirror in the image's own sources is not
 #     reachable, and apt-get update only warns about it.
 title="cloud-init first boot: repository, preseed, install"
+estimate=900
 
 SEED_ADDR=10.0.2.100
 

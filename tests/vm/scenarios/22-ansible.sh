@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
+# shellcheck shell=bash disable=SC2034 # title, estimate and needs are read by tests/vm/run
 # 22. Ansible: a Debian 13 server runs examples/ansible/wp-panel-nettune.yml
 #     against itself (ansible-playbook -c local -i localhost,), unchanged,
 #     with the repository's URL and key and cubic as extra variables, as an
@@ -12,6 +12,7 @@
 #     sources aside; cloud-init, in the image for scenario 21, stays off
 #     without a seed.
 title="Ansible playbook: twice, the second run changes nothing"
+estimate=900
 
 scenario() {
 	local dir
