@@ -21,12 +21,12 @@
 /* Changing this machine's kernel and its record takes root; without it the
  * writes would fail one by one and look like a read-only /proc/sys. A tree
  * given with --root, and --dry-run, need no privileges. */
-static bool refuse_without_root(const struct context *ctx, const char *command)
+static bool refuse_without_root(const struct context *ctx)
 {
 	if (ctx->root[0] != '\0' || ctx->dry_run || geteuid() == 0)
 		return false;
-	log_error("%s needs root: it changes the running kernel and the record in %s",
-		  command, STATE_DIR);
+	log_error("needs root: it changes the running kernel and the record in %s",
+		  STATE_DIR);
 	return true;
 }
 
@@ -403,6 +403,26 @@ static int revert_records(const struct context *ctx, struct state *state,
 	return ret;
 }
 
+/* What apply and revert do first: read their options, refuse to run
+ * without root, detect the machine, and leave a kernel that is not to be
+ * tuned alone. Returns 1 to go on, or 0 with the command's exit status in
+ * *ret_status. */
+static int start(const struct command *cmd, struct context *ctx, int argc, char **argv,
+		 struct sysinfo *ret_info, int *ret_status)
+{
+	int r = command_parse_dry_run(cmd, ctx, argc, argv);
+
+	if (r <= 0)
+		*ret_status = command_parsed_exit(r);
+	else if (refuse_without_root(ctx) || detect_or_log(ctx, ret_info) < 0)
+		*ret_status = EXIT_FAILURE;
+	else if (kernel_off_limits_say(ctx, ret_info))
+		*ret_status = EXIT_SUCCESS;
+	else
+		return 1;
+	return 0;
+}
+
 static int do_apply(struct context *ctx, int argc, char **argv)
 {
 	struct assignments fragment = { 0 };
@@ -410,17 +430,10 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	struct state state = { 0 };
 	unsigned counts[3] = { 0 };
 	struct sysinfo info;
-	int r, ret = 0, lock, bad_lines;
+	int r, ret = 0, lock, bad_lines, status;
 
-	r = command_parse_dry_run(&command_apply, ctx, argc, argv);
-	if (r <= 0)
-		return command_parsed_exit(r);
-	if (refuse_without_root(ctx, "apply"))
-		return EXIT_FAILURE;
-	if (detect_or_log(ctx, &info) < 0)
-		return EXIT_FAILURE;
-	if (kernel_off_limits_say(ctx, &info))
-		return EXIT_SUCCESS;
+	if (!start(&command_apply, ctx, argc, argv, &info, &status))
+		return status;
 
 	/* Everything is read before anything changes. A bad line is reported
 	 * and the good ones are applied, as systemd-sysctl will at boot. */
@@ -470,17 +483,10 @@ static int do_revert(struct context *ctx, int argc, char **argv)
 {
 	struct state state = { 0 };
 	struct sysinfo info;
-	int r, ret = 0, lock;
+	int r, ret = 0, lock, status;
 
-	r = command_parse_dry_run(&command_revert, ctx, argc, argv);
-	if (r <= 0)
-		return command_parsed_exit(r);
-	if (refuse_without_root(ctx, "revert"))
-		return EXIT_FAILURE;
-	if (detect_or_log(ctx, &info) < 0)
-		return EXIT_FAILURE;
-	if (kernel_off_limits_say(ctx, &info))
-		return EXIT_SUCCESS;
+	if (!start(&command_revert, ctx, argc, argv, &info, &status))
+		return status;
 	if (lock_or_log(ctx, &lock) < 0)
 		return EXIT_FAILURE;
 	if (load_state_or_log(ctx, &state) < 0) {
@@ -501,13 +507,19 @@ static int do_revert(struct context *ctx, int argc, char **argv)
 const struct command command_apply = {
 	.name = "apply",
 	.args = "[--dry-run]",
-	.help = "make the running kernel match the fragments",
+	.summary = "make the running kernel match the fragments",
+	.description = "Make the running kernel match the installed fragments, recording "
+		       "each value it replaces.",
+	.options = command_dry_run_options,
 	.run = do_apply,
 };
 
 const struct command command_revert = {
 	.name = "revert",
 	.args = "[--dry-run]",
-	.help = "put back the values recorded by apply",
+	.summary = "put back the values recorded by apply",
+	.description = "Put back the values apply recorded, for every key that still has "
+		       "the value apply gave it.",
+	.options = command_dry_run_options,
 	.run = do_revert,
 };

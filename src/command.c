@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* What the commands share: their usage lines, the handling of the options and
- * arguments every one of them has, and the steps several take (detecting
- * the machine, reading our fragment, deciding to leave the kernel alone),
- * each of which logs its own failure. */
+/* What the commands share: the table main picks them from, the reading of
+ * their options and of the arguments every one of them has, and the steps
+ * several take (detecting the machine, reading our fragment, deciding to
+ * leave the kernel alone), each of which logs its own failure. */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -15,25 +15,79 @@
 #include "state.h"
 #include "sysctld.h"
 
-#define GLOBAL_USAGE "usage: wp-panel-nettune [--root dir] [-v]"
+const struct command *const commands[] = {
+	&command_detect, &command_render,   &command_apply,	&command_revert,
+	&command_status, &command_takeover, &command_overrides, &command_help,
+};
+const size_t n_commands = ELEMENTSOF(commands);
 
-void command_usage(const struct command *cmd, FILE *f)
+/* Exact names only: a prefix is no command (kmod, git). */
+const struct command *command_find(const char *name)
 {
-	fprintf(f, GLOBAL_USAGE " %s%s%s\n", cmd->name, cmd->args[0] ? " " : "",
-		cmd->args);
+	for (size_t i = 0; i < n_commands; i++)
+		if (strcmp(name, commands[i]->name) == 0)
+			return commands[i];
+	return NULL;
+}
+
+/* The options that go before the command's name, read by main. */
+const struct command_option global_options[] = {
+	{ "root", OPTION_ROOT, "dir",
+	  "read and write every file under dir, not under /, and load no module" },
+	{ "verbose", 'v', NULL, "also report the keys skipped quietly" },
+	{ "version", 'V', NULL, "print the version" },
+	{},
+};
+
+/* apply, revert and takeover change the machine: each takes --dry-run. */
+const struct command_option command_dry_run_options[] = {
+	{ "dry-run", OPTION_DRY_RUN, NULL, "say what would change; change nothing" },
+	{},
+};
+
+/* getopt_long over OPTIONS and -h, --help, with the option string and table
+ * made from them. getopt reports nothing itself (opterr): a bad option is
+ * the caller's to report, through command_option() or usage_bad_option(),
+ * with the command's name. STOP_AT_ARGUMENT ("+") is for the global
+ * options, which end at the command's name. */
+int command_getopt(const struct command_option *options, bool stop_at_argument, int argc,
+		   char **argv)
+{
+	struct option longopts[COMMAND_OPTIONS_MAX + 2] = { 0 };
+	char shortopts[2 * COMMAND_OPTIONS_MAX + 6] = { 0 }, *s = shortopts;
+	size_t n = 0;
+
+	if (stop_at_argument)
+		*s++ = '+';
+	*s++ = ':'; /* a missing argument is ':', not '?' */
+	*s++ = 'h';
+	for (; options && options[n].name && n < COMMAND_OPTIONS_MAX; n++) {
+		const struct command_option *o = &options[n];
+
+		longopts[n] = (struct option){ o->name,
+					       o->arg ? required_argument : no_argument,
+					       NULL, o->val };
+		if (o->val < OPTION_LONG_ONLY) {
+			*s++ = (char)o->val;
+			if (o->arg)
+				*s++ = ':';
+		}
+	}
+	longopts[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	opterr = 0;
+	return getopt_long(argc, argv, shortopts, longopts, NULL);
 }
 
 /* The default of every command's option switch: --help, or an option the
- * command does not take, which getopt has already named. Returns 0 after
- * --help, -EINVAL after a bad option; each command's parser returns 1 when
- * the command is to run. */
-int command_option(const struct command *cmd, int c)
+ * command does not take. Returns 0 after --help, -EINVAL after a bad option
+ * (reported); each command's parser returns 1 when the command is to run. */
+int command_option(const struct command *cmd, int c, char **argv)
 {
 	if (c == 'h') {
-		command_usage(cmd, stdout);
+		usage_print_command(cmd, stdout);
 		return 0;
 	}
-	command_usage(cmd, stderr);
+	usage_bad_option(cmd, cmd->options, c, argv);
 	return -EINVAL;
 }
 
@@ -42,21 +96,17 @@ int command_no_arguments(const struct command *cmd, int argc, char **argv)
 {
 	if (optind >= argc)
 		return 1;
-	log_error("%s: unexpected argument '%s'", cmd->name, argv[optind]);
+	usage_error(cmd, "unexpected argument '%s'", argv[optind]);
 	return -EINVAL;
 }
 
 /* For a command that takes no options but --help, and no arguments. */
 int command_parse_none(const struct command *cmd, int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
-		return command_option(cmd, c);
+	while ((c = command_getopt(cmd->options, false, argc, argv)) != -1)
+		return command_option(cmd, c, argv);
 	return command_no_arguments(cmd, argc, argv);
 }
 
@@ -65,20 +115,15 @@ int command_parse_none(const struct command *cmd, int argc, char **argv)
 int command_parse_dry_run(const struct command *cmd, struct context *ctx, int argc,
 			  char **argv)
 {
-	static const struct option options[] = {
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
+	while ((c = command_getopt(cmd->options, false, argc, argv)) != -1)
 		switch (c) {
-		case 'n':
+		case OPTION_DRY_RUN:
 			ctx->dry_run = true;
 			break;
 		default:
-			return command_option(cmd, c);
+			return command_option(cmd, c, argv);
 		}
 	return command_no_arguments(cmd, argc, argv);
 }

@@ -17,28 +17,36 @@ struct detect_args {
 	bool json;
 };
 
+static const struct command_option detect_options[] = {
+	{ "may-tune", OPTION_MAY_TUNE, NULL,
+	  "only say whether the running kernel may be tuned: exit 0, or 4 and why not" },
+	{ "json", OPTION_JSON, NULL, "print one JSON object" },
+	{},
+};
+
 static int detect_parse_argv(int argc, char **argv, struct detect_args *ret)
 {
-	static const struct option options[] = {
-		{ "may-tune", no_argument, NULL, 'm' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
 	int c;
 
 	*ret = (struct detect_args){ 0 };
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
+	while ((c = command_getopt(detect_options, false, argc, argv)) != -1)
 		switch (c) {
-		case 'm':
+		case OPTION_MAY_TUNE:
 			ret->may_tune = true;
 			break;
-		case 'j':
+		case OPTION_JSON:
 			ret->json = true;
 			break;
 		default:
-			return command_option(&command_detect, c);
+			return command_option(&command_detect, c, argv);
 		}
+	/* --may-tune's answer is its exit status and one line, for the
+	 * maintainer scripts; --json describes the machine, and already
+	 * holds the environment and whether /proc/sys/net is writable. */
+	if (ret->may_tune && ret->json) {
+		usage_error(&command_detect, "--may-tune and --json cannot be combined");
+		return -EINVAL;
+	}
 	return command_no_arguments(&command_detect, argc, argv);
 }
 
@@ -91,8 +99,11 @@ static int do_detect(struct context *ctx, int argc, char **argv)
 		return EXIT_SUCCESS;
 	}
 	printf("cpus: %u\n", info.cpus);
-	printf("memory: %" PRIu64 " MiB (MemTotal %" PRIu64 " kB)\n",
-	       nominal_memory_mib(info.mem_kib), info.mem_kib);
+	/* MemTotal in whole MiB, as free(1) counts it; the profile sizes the
+	 * buffers for the memory the machine was sold with. */
+	printf("memory: %" PRIu64 " MiB (MemTotal %" PRIu64
+	       " kB; buffers sized for %" PRIu64 " MiB)\n",
+	       info.mem_kib / 1024, info.mem_kib, nominal_memory_mib(info.mem_kib));
 	printf("kernel: %s\n", text_escape(info.release, release, sizeof(release)));
 	printf("bbr: %s\n", modstate_to_string(info.bbr));
 	printf("fq: %s\n", modstate_to_string(info.fq));
@@ -108,7 +119,10 @@ static int do_detect(struct context *ctx, int argc, char **argv)
 const struct command command_detect = {
 	.name = "detect",
 	.args = "[--may-tune | --json]",
-	.help = "show what this machine is",
+	.summary = "show what this machine is",
+	.description = "Print what this machine is (CPUs, memory, kernel, BBR and fq, "
+		       "environment), or whether its running kernel may be tuned.",
+	.options = detect_options,
 	.run = do_detect,
 };
 
@@ -117,31 +131,47 @@ struct render_args {
 	bool modules;
 };
 
+static const struct command_option render_options[] = {
+	{ "congestion", OPTION_CONGESTION, "auto|bbr|cubic",
+	  "auto (the default): BBR on 2 or more CPUs where the kernel has it; "
+	  "bbr or cubic: that one" },
+	{},
+};
+
+static const struct command_word render_fragments[] = {
+	{ "sysctl", "the fragment for /etc/sysctl.d" },
+	{ "modules", "the fragment for /etc/modules-load.d" },
+	{},
+};
+
 static int render_parse_argv(int argc, char **argv, struct render_args *ret)
 {
-	static const struct option options[] = {
-		{ "congestion", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
 	int c;
 
 	ret->congestion = CONGESTION_AUTO;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
+	while ((c = command_getopt(render_options, false, argc, argv)) != -1)
 		switch (c) {
-		case 'c':
+		case OPTION_CONGESTION:
 			if (congestion_from_string(optarg, &ret->congestion) < 0) {
-				log_error("--congestion %s: use auto, bbr or cubic",
-					  optarg);
+				usage_error(&command_render,
+					    "unknown congestion choice '%s'; expected auto, "
+					    "bbr or cubic",
+					    optarg);
 				return -EINVAL;
 			}
 			break;
 		default:
-			return command_option(&command_render, c);
+			return command_option(&command_render, c, argv);
 		}
-	if (optind >= argc || (strcmp(argv[optind], "sysctl") != 0 &&
-			       strcmp(argv[optind], "modules") != 0)) {
-		log_error("render: say which fragment: sysctl or modules");
+	if (optind >= argc) {
+		usage_error(&command_render,
+			    "missing fragment; expected sysctl or modules");
+		return -EINVAL;
+	}
+	if (strcmp(argv[optind], "sysctl") != 0 && strcmp(argv[optind], "modules") != 0) {
+		usage_error(&command_render,
+			    "unknown fragment '%s'; expected sysctl or modules",
+			    argv[optind]);
 		return -EINVAL;
 	}
 	ret->modules = strcmp(argv[optind], "modules") == 0;
@@ -172,6 +202,10 @@ static int do_render(struct context *ctx, int argc, char **argv)
 const struct command command_render = {
 	.name = "render",
 	.args = "[--congestion auto|bbr|cubic] sysctl|modules",
-	.help = "print the sysctl.d or modules-load.d fragment for this machine",
+	.summary = "print the sysctl.d or modules-load.d fragment for this machine",
+	.description = "Print the sysctl.d or modules-load.d fragment computed for this "
+		       "machine on standard output.",
+	.options = render_options,
+	.words = render_fragments,
 	.run = do_render,
 };

@@ -8,28 +8,37 @@
 #include "utf8.h"
 
 int log_verbose;
+const char *log_command;
 
 /* One line each: a file name with a newline or an escape sequence in it is
  * printed escaped, so that it can neither split the message nor drive the
  * terminal. */
-void log_line(const char *prefix, const char *format, ...)
+void log_vline(const char *prefix, const char *format, va_list ap)
 {
+	const char *sep = log_command ? ": " : "";
+	const char *command = log_command ? log_command : "";
 	char *text = NULL, *buf = NULL;
-	va_list ap;
 	int n;
 
 	fflush(stdout);
-	va_start(ap, format);
 	n = vasprintf(&text, format, ap);
-	va_end(ap);
 	if (n < 0) {
-		fprintf(stderr, "wp-panel-nettune: %s(message lost: out of memory)\n",
-			prefix);
+		fprintf(stderr, "wp-panel-nettune: %s%s%s(message lost: out of memory)\n",
+			command, sep, prefix);
 		return;
 	}
 	buf = malloc(TEXT_ESCAPED_SIZE((size_t)n));
-	fprintf(stderr, "wp-panel-nettune: %s%s\n", prefix,
+	fprintf(stderr, "wp-panel-nettune: %s%s%s%s\n", command, sep, prefix,
 		buf ? text_escape(text, buf, TEXT_ESCAPED_SIZE((size_t)n)) : text);
 	free(buf);
 	free(text);
+}
+
+void log_line(const char *prefix, const char *format, ...)
+{
+	va_list ap;
+
+	va_start(ap, format);
+	log_vline(prefix, format, ap);
+	va_end(ap);
 }

@@ -16,22 +16,6 @@
 #define VERSION "0.1.0"
 #endif
 
-static const struct command *const commands[] = {
-	&command_detect, &command_render,   &command_apply,	&command_revert,
-	&command_status, &command_takeover, &command_overrides,
-};
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: wp-panel-nettune [--root dir] [-v] command [options] [args]\n\n");
-	for (size_t i = 0; i < ELEMENTSOF(commands); i++)
-		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->help);
-	fprintf(f, "\n  'wp-panel-nettune command --help' shows a command's options.\n"
-		   "  Exit status: 0 ok, 1 failure, 2 usage, 3 status found drift,\n"
-		   "  4 detect --may-tune: leave the running kernel alone.\n");
-}
-
 /* "/" is the real root; any other root loses its trailing slashes so that
  * root + "/proc/..." is a clean path. (An empty one is refused before: it
  * would quietly mean the real machine.) */
@@ -96,30 +80,24 @@ int main(int argc, char **argv)
 
 /* The global options: those that change where every command looks (--root)
  * and how much it says (-v), and --help and --version. Options after the
- * command's name are the command's own: getopt stops at the name ("+"). */
+ * command's name are the command's own: getopt stops at the name. */
 static int run(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "root", required_argument, NULL, 'r' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{},
-	};
 	struct context ctx = { .root = "" };
 	static char root[PATH_MAX_LEN];
-	const struct command *cmd = NULL;
+	const struct command *cmd;
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+hv", options, NULL)) != -1) {
+	while ((c = command_getopt(global_options, true, argc, argv)) != -1) {
 		switch (c) {
-		case 'r':
+		case OPTION_ROOT:
 			if (optarg[0] == '\0') {
-				log_error("--root: empty; give / for this machine");
+				usage_error(NULL,
+					    "--root: empty; give / for this machine");
 				return EXIT_USAGE;
 			}
 			if (parse_root(optarg, root, sizeof(root)) < 0) {
-				log_error("--root %s: not a directory", optarg);
+				usage_error(NULL, "--root %s: not a directory", optarg);
 				return EXIT_USAGE;
 			}
 			ctx.root = root;
@@ -128,29 +106,29 @@ static int run(int argc, char **argv)
 			log_verbose = 1;
 			break;
 		case 'h':
-			usage(stdout);
+			usage_print_main(stdout);
 			return EXIT_SUCCESS;
 		case 'V':
 			printf("wp-panel-nettune %s\n", VERSION);
 			return EXIT_SUCCESS;
 		default:
-			usage(stderr);
+			usage_bad_option(NULL, global_options, c, argv);
 			return EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {
-		usage(stderr);
+		usage_error(NULL, "missing command");
 		return EXIT_USAGE;
 	}
-	for (size_t i = 0; i < ELEMENTSOF(commands); i++)
-		if (strcmp(argv[optind], commands[i]->name) == 0)
-			cmd = commands[i];
+	cmd = command_find(argv[optind]);
 	if (!cmd) {
-		log_error("unknown command '%s'; see --help", argv[optind]);
+		usage_error(NULL, "unknown command '%s'", argv[optind]);
 		return EXIT_USAGE;
 	}
 	/* The command parses its own argv from the start: argv[0] is its
-	 * name, and 0 makes getopt start afresh. */
+	 * name, and 0 makes getopt start afresh. From here on every message
+	 * names it. */
+	log_command = cmd->name;
 	argc -= optind;
 	argv += optind;
 	optind = 0;

@@ -157,6 +157,8 @@ static int do_overrides(struct context *ctx, int argc, char **argv)
 const struct command command_overrides = {
 	.name = "overrides",
 	.args = "",
-	.help = "list the other files that set our keys at boot",
+	.summary = "list the other files that set our keys at boot",
+	.description = "List the other sysctl.d files that set a key of the fragment at "
+		       "boot, and the keys of the fragment /etc/sysctl.conf names.",
 	.run = do_overrides,
 };

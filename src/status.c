@@ -150,42 +150,48 @@ struct status_args {
 	const char *textfile; /* --textfile DIR */
 };
 
+static const struct command_option status_options[] = {
+	{ "json", OPTION_JSON, NULL, "print one JSON object" },
+	{ "prometheus", OPTION_PROMETHEUS, NULL,
+	  "print metrics in Prometheus' text format" },
+	{ "textfile", OPTION_TEXTFILE, "dir",
+	  "with --prometheus: write them into dir/wp-panel-nettune.prom, for the node "
+	  "exporter" },
+	{},
+};
+
 static int parse_argv(int argc, char **argv, struct status_args *ret)
 {
-	static const struct option options[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "prometheus", no_argument, NULL, 'p' },
-		{ "textfile", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
 	int c;
 
 	ret->format = FORMAT_TEXT;
 	ret->textfile = NULL;
-	while ((c = getopt_long(argc, argv, "h", options, NULL)) != -1)
+	while ((c = command_getopt(status_options, false, argc, argv)) != -1)
 		switch (c) {
-		case 'j':
-		case 'p':
+		case OPTION_JSON:
+		case OPTION_PROMETHEUS:
 			if (ret->format != FORMAT_TEXT) {
-				log_error("status: --json or --prometheus, not both");
+				usage_error(&command_status,
+					    "--json and --prometheus cannot be combined");
 				return -EINVAL;
 			}
-			ret->format = c == 'j' ? FORMAT_JSON : FORMAT_PROMETHEUS;
+			ret->format = c == OPTION_JSON ? FORMAT_JSON : FORMAT_PROMETHEUS;
 			break;
-		case 't':
+		case OPTION_TEXTFILE:
 			if (optarg[0] != '/') {
-				log_error("status: --textfile takes an absolute path: %s",
-					  optarg);
+				usage_error(&command_status,
+					    "--textfile takes an absolute path: %s",
+					    optarg);
 				return -EINVAL;
 			}
 			ret->textfile = optarg;
 			break;
 		default:
-			return command_option(&command_status, c);
+			return command_option(&command_status, c, argv);
 		}
 	if (ret->textfile && ret->format != FORMAT_PROMETHEUS) {
-		log_error("status: --textfile writes metrics: it goes with --prometheus");
+		usage_error(&command_status,
+			    "--textfile writes metrics: it goes with --prometheus");
 		return -EINVAL;
 	}
 	return command_no_arguments(&command_status, argc, argv);
@@ -362,7 +368,11 @@ static int do_status(struct context *ctx, int argc, char **argv)
 
 const struct command command_status = {
 	.name = "status",
-	.args = "[--json | --prometheus [--textfile DIR]]",
-	.help = "compare the fragment, the kernel and boot",
+	.args = "[--json | --prometheus [--textfile dir]]",
+	.summary = "compare the fragment, the kernel and boot",
+	.description =
+		"Compare each key of the fragment with the running kernel and with "
+		"what systemd-sysctl sets at boot; exit 3 when one is not in effect.",
+	.options = status_options,
 	.run = do_status,
 };

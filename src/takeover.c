@@ -478,6 +478,11 @@ static int do_takeover(struct context *ctx, int argc, char **argv)
 const struct command command_takeover = {
 	.name = "takeover",
 	.args = "[--dry-run]",
-	.help = "move the WP Panel installer's unedited sysctl.d file aside",
+	.summary = "move the WP Panel installer's unedited sysctl.d file aside",
+	.description =
+		"Move the WP Panel installer's /etc/sysctl.d/99-wp-panel.conf aside "
+		"when it is unedited, so that it no longer overrides the fragment "
+		"at boot.",
+	.options = command_dry_run_options,
 	.run = do_takeover,
 };

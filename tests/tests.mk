@@ -1,5 +1,5 @@
 # Tests. make check runs them all; each group also has its own target.
-#   check-unit      cmocka unit tests and the --root fixture tests (no root needed;
+#   check-unit      cmocka unit tests, the --root fixture tests and the command line (no root needed;
 #                   as root, leave-alone-test also tries read-only mounts)
 #   check-sanitize  the same, built with AddressSanitizer and UBSan
 #   check-robust    concurrent runs, runs killed at every write (strace), and
@@ -11,7 +11,8 @@
 #   check-repro     two builds of the package are byte-identical (root, make-deb)
 #   check-vm        the Debian 13 acceptance scenarios in a QEMU VM (root)
 
-UNIT_TESTS = util sysctl sysctld modulesd state profile render sysinfo modload takeover json expo report
+UNIT_TESTS = util sysctl sysctld modulesd state profile render sysinfo modload takeover json expo report \
+	command
 UNIT_BINS = $(patsubst %,$(B)/test-%,$(UNIT_TESTS))
 LIB_OBJ = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC))
 KMOD_WRAPS = kmod_new kmod_unref kmod_set_log_fn kmod_module_new_from_lookup \
@@ -29,7 +30,7 @@ $(B)/test-modload: $(B)/tests/test-modload.o $(B)/modload.o $(B)/util.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(patsubst %,-Wl$(,)--wrap=%,$(KMOD_WRAPS)) \
 		$(CMOCKA_LIBS) $(KMOD_LIBS)
 
-$(B)/dump-tunables: $(B)/tests/dump-tunables.o $(LIB_OBJ)
+$(B)/dump-%: $(B)/tests/dump-%.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS)
 
 $(B)/test-%: $(B)/tests/test-%.o $(B)/tests/helpers.o $(LIB_OBJ)
@@ -47,12 +48,14 @@ check:
 check-deps:
 	tools/install-deps build check
 
-check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables
+check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables $(B)/dump-commands
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 	tests/root-test.sh $(B)/wp-panel-nettune
 	tests/output-test.sh $(B)/wp-panel-nettune
 	tests/design-test.sh $(B)/wp-panel-nettune $(B)/dump-tunables
 	tests/leave-alone-test.sh $(B)/wp-panel-nettune
+	tests/cli-test.sh $(B)/wp-panel-nettune $(B)/dump-commands
+	tests/completion-test.sh $(B)/wp-panel-nettune $(B)/dump-commands
 
 check-sanitize:
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \

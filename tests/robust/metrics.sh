@@ -147,13 +147,13 @@ chown 0:0 "$dir"
 chmod 777 "$dir"
 check_rc "a directory anyone may write in is refused" 1 \
 	"$bin" --root "$t" status --prometheus --textfile /var/lib/prometheus/node-exporter
-check_match "in one line" "^wp-panel-nettune: cannot write metrics into .*node-exporter: .*node-exporter is writable by its group or others$" "$out"
+check_match "in one line" "^wp-panel-nettune: status: cannot write metrics into .*node-exporter: .*node-exporter is writable by its group or others$" "$out"
 chmod 755 "$dir"
 mv -T "$dir" "$parent/real"
 ln -s "$attacker" "$dir"
 check_rc "a symlinked directory is refused" 1 \
 	"$bin" --root "$t" status --prometheus --textfile /var/lib/prometheus/node-exporter
-check_match "in one line" "^wp-panel-nettune: cannot write metrics into .*node-exporter: .*/var/lib/prometheus/node-exporter is a symlink$" "$out"
+check_match "in one line" "^wp-panel-nettune: status: cannot write metrics into .*node-exporter: .*/var/lib/prometheus/node-exporter is a symlink$" "$out"
 rm "$dir"
 check_rc "no directory: nothing to do, success" 0 \
 	"$bin" --root "$t" status --prometheus --textfile /var/lib/prometheus/node-exporter

@@ -208,7 +208,7 @@ for cmd in status apply revert; do
 	if [ "$cmd" != status ]; then
 		check_eq "$cmd on a 1 GB record: refused" 1 "$rc"
 		check_match "$cmd on a 1 GB record: with one line" \
-			"^wp-panel-nettune: cannot read $t/var/lib/wp-panel-nettune/state: File too large$" \
+			"^wp-panel-nettune: $cmd: cannot read $t/var/lib/wp-panel-nettune/state: File too large$" \
 			"$(cat "$work/out")"
 	fi
 done
