@@ -1,14 +1,25 @@
-# wp-panel-nettune: build, test, package.
-# make              build build/wp-panel-nettune
-# make check        every test: unit, sanitizers, network namespace, Debian 13 VM
-# make deb          the Debian 13 package, built and linted in a trixie chroot
-#                   (ARCH=arm64: cross-built; ARCH="amd64 arm64": both)
-# make repo         the signed apt repository build/repo/ (REPO_URL: where it is served;
-#                   ARCH: the architectures built and published, default this machine's)
-# make lint         clang-format, shellcheck, Python syntax, and the repeated-code report
-# make bench        the network benchmark (at most 60 min), results in bench/results/
-# make bench-helper the helper's memory and time on large trees, in bench/helper-results/
-# make install      install into $(DESTDIR)$(PREFIX)
+# wp-panel-nettune: build, test, package. The targets, one line each (make help):
+# make all                the helper, build/wp-panel-nettune (what plain make does)
+# make install            install it, its man page and its data into DESTDIR PREFIX
+# make check              every test group below in turn, then the seconds of each
+# make check-deps         install what building and testing need (tools/install-deps)
+# make check-unit         cmocka unit tests and the --root fixture tests (no root)
+# make check-sanitize     the same, built with AddressSanitizer and UBSan
+# make check-robust       concurrent runs, runs killed at every write, hostile trees
+# make check-fuzz         the sysctl.d and record parsers under libFuzzer, briefly
+# make fuzz               the same for FUZZ_SECONDS (default 600) each
+# make check-netns        apply and revert on the real kernel in a netns (root)
+# make check-bench-report bench/report's arithmetic on a hand-worked results.csv
+# make check-repro        two builds of the package are byte-identical (root)
+# make check-vm           the Debian 13 acceptance scenarios in QEMU VMs (root)
+# make deb                the Debian 13 package, built and linted in a trixie chroot
+# make repo               the signed apt repository build/repo/ (REPO_URL, ARCH)
+# make lint               clang-format, shellcheck, Python syntax, repeated code
+# make format             clang-format the C sources in place
+# make bench              the network benchmark (at most 60 min), in bench/results/
+# make bench-helper       the helper's memory and time on large trees
+# make clean              remove build/
+# make help               this list
 
 # The version is the one of the latest debian/changelog entry.
 VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null)
@@ -26,8 +37,8 @@ CFLAGS ?= -O2 -g
 BASE_CFLAGS = -std=gnu11 -Wall -Wextra -Wno-missing-field-initializers -Wshadow -Wformat=2 \
 	-Wstrict-prototypes -Wmissing-prototypes -D_GNU_SOURCE -DVERSION='"$(VERSION)"'
 KMOD_CFLAGS := $(shell $(PKG_CONFIG) --cflags libkmod 2>/dev/null)
-KMOD_LIBS := $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null || echo -lkmod)
-CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null || echo -lcmocka)
+KMOD_LIBS := $(shell $(PKG_CONFIG) --libs libkmod 2>/dev/null)
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 B = build
 LIB_SRC = src/util.c src/dirfd.c src/log.c src/sysctl.c src/sysctld.c src/modulesd.c src/sysctld-files.c src/state.c \
@@ -37,7 +48,15 @@ PROG_SRC = src/main.c
 
 all: $(B)/wp-panel-nettune
 
-$(B)/%.o: src/%.c
+# What compiles needs libkmod, and the unit tests cmocka: without them make
+# stops before the compiler does, with one line saying what to run. (Each
+# check is a recipe, so that it is made only for a target that compiles.)
+need-libkmod:
+	$(if $(KMOD_LIBS),@:,$(error libkmod not found ($(PKG_CONFIG) --libs libkmod): run 'tools/install-deps build'))
+need-cmocka:
+	$(if $(CMOCKA_LIBS),@:,$(error cmocka not found ($(PKG_CONFIG) --libs cmocka): run 'tools/install-deps check'))
+
+$(B)/%.o: src/%.c | need-libkmod
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(CFLAGS) $(KMOD_CFLAGS) -MMD -MP -c -o $@ $<
 
@@ -53,7 +72,7 @@ install: $(B)/wp-panel-nettune
 	install -m 0644 share/installer/* $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/installer/
 
 # The Debian architectures make deb and make repo build for; empty: this
-# machine's own.
+# machine's own. ARCH=arm64 cross-builds; ARCH="amd64 arm64" builds both.
 ARCH =
 deb:
 	@set -e; for a in $(or $(ARCH),$(shell dpkg --print-architecture)); do \
@@ -80,10 +99,13 @@ bench-helper: $(B)/wp-panel-nettune
 clean:
 	rm -rf $(B)
 
+help:
+	@sed -n '2,/^$$/s/^# make /make /p' Makefile
+
 format:
 	clang-format -i src/*.c src/*.h tests/*.c tests/*.h
 
-.PHONY: all install deb lint bench bench-helper clean format
+.PHONY: all install deb lint bench bench-helper clean format help need-libkmod need-cmocka
 .SECONDARY:
 
 -include $(wildcard $(B)/*.d $(B)/*/*.d)

@@ -1,15 +1,6 @@
-# Tests. make check runs them all; each group also has its own target.
-#   check-unit      cmocka unit tests, the --root fixture tests and the command line (no root needed;
-#                   as root, leave-alone-test also tries read-only mounts)
-#   check-sanitize  the same, built with AddressSanitizer and UBSan
-#   check-robust    concurrent runs, runs killed at every write (strace), and
-#                   hostile trees (tests/robust/*.sh: races, FIFOs, symlinks)
-#   check-fuzz      the sysctl.d and record parsers under libFuzzer, a few seconds each
-#   fuzz            the same for FUZZ_SECONDS (default 600) each
-#   check-netns     apply and revert against the real kernel in a throwaway netns (root)
-#   check-bench-report  bench/report's arithmetic on a small hand-worked results.csv
-#   check-repro     two builds of the package are byte-identical (root, make-deb)
-#   check-vm        the Debian 13 acceptance scenarios in a QEMU VM (root)
+# Tests. make check runs the groups in turn; each has its own target, with
+# its line in the list at the top of the Makefile (make help). As root,
+# check-unit's leave-alone-test also tries read-only mounts.
 
 UNIT_TESTS = util sysctl sysctld modulesd state profile render sysinfo modload takeover json expo report \
 	command
@@ -22,7 +13,7 @@ KMOD_WRAPS = kmod_new kmod_unref kmod_set_log_fn kmod_module_new_from_lookup \
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=all
 
-$(B)/tests/%.o: tests/%.c
+$(B)/tests/%.o: tests/%.c | need-libkmod need-cmocka
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(CFLAGS) $(KMOD_CFLAGS) -Isrc -MMD -MP -c -o $@ $<
 
@@ -56,6 +47,7 @@ check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables $(B)/dump-comm
 	tests/leave-alone-test.sh $(B)/wp-panel-nettune
 	tests/cli-test.sh $(B)/wp-panel-nettune $(B)/dump-commands
 	tests/completion-test.sh $(B)/wp-panel-nettune $(B)/dump-commands
+	tests/make-test.sh
 
 check-sanitize:
 	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ASAN_OPTIONS=detect_leaks=1 \

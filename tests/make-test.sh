@@ -1,0 +1,68 @@
+#!/bin/sh
+# The Makefile: make help lists every target, one line each, and only
+# targets; without libkmod (pkg-config does not find it) make stops before
+# compiling anything, with one line saying what to install, and so do the
+# unit tests without cmocka.
+#
+# usage: tests/make-test.sh
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+work=$(mktemp -d /tmp/nettune-make.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+
+# run_make ARGS...: make in the tree, on its own: not a sub-make of the one
+# running this test, whose variables (B, CFLAGS) would reach it.
+run_make() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make --no-print-directory -C "$top" "$@"
+}
+
+# The targets: those declared .PHONY in the Makefile and tests/tests.mk,
+# but for need-* (what a compiling target checks first).
+sed -n 's/^\.PHONY://p' "$top/Makefile" "$top/tests/tests.mk" | tr ' ' '\n' |
+	grep -v '^need-' | sed '/^$/d' | LC_ALL=C sort -u >"$work/targets"
+check "there are targets" test -s "$work/targets"
+run_make help >"$work/help"
+check_eq "make help: one line a target, each with its text" "" \
+	"$(grep -Ev '^make [a-z-]+ +[^ ].*$' "$work/help" || true)"
+check_eq "make help: every target, and only targets" "$(cat "$work/targets")" \
+	"$(awk '{ print $2 }' "$work/help" | LC_ALL=C sort)"
+
+check "plain make builds the helper" sh -c \
+	"env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C '$top' B='$work/b' | grep -q -- '-o $work/b/wp-panel-nettune '"
+
+# check_stops NAME WANT ARGS...: make ARGS exits 2, with one line on
+# standard error that says WANT, and compiles nothing.
+check_stops() {
+	stop_name=$1
+	stop_want=$2
+	shift 2
+	rc=0
+	run_make "$@" >"$work/out" 2>"$work/err" || rc=$?
+	check_eq "$stop_name: make stops" 2 "$rc"
+	check_eq "$stop_name: with one line" 1 "$(wc -l <"$work/err")"
+	check "$stop_name: that says what to run" grep -qF "$stop_want" "$work/err"
+	check_eq "$stop_name: before compiling anything" "" \
+		"$(find "$work/build" -name '*.o' 2>/dev/null)"
+}
+check_stops "no libkmod" "libkmod not found (false --libs libkmod): run 'tools/install-deps build'" \
+	B="$work/build" PKG_CONFIG=false
+check_stops "no libkmod, make -j4" "run 'tools/install-deps build'" \
+	-j4 B="$work/build" PKG_CONFIG=false
+# A pkg-config that finds libkmod and not cmocka, whatever is installed.
+cat >"$work/pkg-config" <<'EOF'
+#!/bin/sh
+case "$*" in
+*--libs*libkmod*) echo -lkmod ;;
+*libkmod*) ;;
+*) exit 1 ;;
+esac
+EOF
+chmod +x "$work/pkg-config"
+check_stops "no cmocka" "cmocka not found ($work/pkg-config --libs cmocka): run 'tools/install-deps check'" \
+	B="$work/build" PKG_CONFIG="$work/pkg-config" "$work/build/tests/test-util.o"
+
+summary
