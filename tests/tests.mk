@@ -45,6 +45,8 @@ check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables $(B)/dump-comm
 	tests/output-test.sh $(B)/wp-panel-nettune
 	tests/design-test.sh $(B)/wp-panel-nettune $(B)/dump-tunables
 	tests/leave-alone-test.sh $(B)/wp-panel-nettune
+	tests/debconf-config-test.sh $(B)/wp-panel-nettune
+	tests/debconf-po-test.sh
 	tests/cli-test.sh $(B)/wp-panel-nettune $(B)/dump-commands
 	tests/completion-test.sh $(B)/wp-panel-nettune $(B)/dump-commands
 	tests/make-test.sh
