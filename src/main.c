@@ -29,7 +29,9 @@ static int parse_root(const char *arg, char *buf, size_t size)
 	strcpy(buf, arg);
 	while (len > 0 && buf[len - 1] == '/')
 		buf[--len] = '\0';
-	if (len > 0 && (stat(buf, &st) < 0 || !S_ISDIR(st.st_mode)))
+	if (len > 0 && stat(buf, &st) < 0)
+		return -errno;
+	if (len > 0 && !S_ISDIR(st.st_mode))
 		return -ENOTDIR;
 	return 0;
 }
@@ -86,7 +88,7 @@ static int run(int argc, char **argv)
 	struct context ctx = { .root = "" };
 	static char root[PATH_MAX_LEN];
 	const struct command *cmd;
-	int c;
+	int c, r;
 
 	while ((c = command_getopt(global_options, true, argc, argv)) != -1) {
 		switch (c) {
@@ -96,8 +98,11 @@ static int run(int argc, char **argv)
 					    "--root: empty; give / for this machine");
 				return EXIT_USAGE;
 			}
-			if (parse_root(optarg, root, sizeof(root)) < 0) {
-				usage_error(NULL, "--root %s: not a directory", optarg);
+			r = parse_root(optarg, root, sizeof(root));
+			if (r < 0) {
+				usage_error(NULL, "--root %s: %s", optarg,
+					    r == -ENOTDIR ? "not a directory" :
+							    strerror(-r));
 				return EXIT_USAGE;
 			}
 			ctx.root = root;

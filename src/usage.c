@@ -161,6 +161,8 @@ static void bad_long_option(const struct command *cmd,
 	if (n > 1)
 		usage_error(cmd, "option '%.*s' is ambiguous (%s)", (int)len + 2, arg,
 			    matches);
+	else if (len == 0)
+		usage_error(cmd, "unknown option '%s'", arg); /* "--=x" */
 	else
 		usage_error(cmd, "unknown option '%.*s'", (int)len + 2, arg);
 }

@@ -45,8 +45,11 @@ usage_error "--root without its argument" "wp-panel-nettune: option '--root' nee
 	--root
 usage_error "--help with an argument" "wp-panel-nettune: option '--help' takes no argument" "" \
 	--help=all
-usage_error "--root that is not a directory" "wp-panel-nettune: --root /nonexistent: not a directory" \
-	"" --root /nonexistent detect
+usage_error "--root that does not exist" \
+	"wp-panel-nettune: --root /nonexistent: No such file or directory" "" --root /nonexistent detect
+usage_error "--root that is not a directory" "wp-panel-nettune: --root /dev/null: not a directory" \
+	"" --root /dev/null detect
+usage_error "an option with no name" "wp-panel-nettune: unknown option '--=x'" "" --=x detect
 usage_error "an empty --root" "wp-panel-nettune: --root: empty; give / for this machine" "" \
 	--root "" detect
 usage_error "an empty --root=" "wp-panel-nettune: --root: empty; give / for this machine" "" \
@@ -113,10 +116,14 @@ usage_error "a usage error before --help" "wp-panel-nettune: status: unknown opt
 options() {
 	awk -F '\t' -v command="$1" '$1 == "option" && $2 == command { print $3, $4 }' "$work/dump"
 }
-# mentions NAME WORD TEXT: TEXT has WORD, whole.
+# mentions NAME WORD TEXT: TEXT has WORD, whole, between blanks or commas
+# (a fixed string: WORD may hold "|").
 mentions() {
-	# shellcheck disable=SC2016 # the inner shell's arguments
-	check "$1" sh -c 'printf "%s\n" "$2" | grep -Eq -- "(^|[ ,])$1([ ,]|\$)"' sh "$2" "$3"
+	_flat=" $(printf '%s' "$3" | tr '\n,' '  ') "
+	case $_flat in
+	*" $2 "*) pass "$1" ;;
+	*) fail "$1" "no '$2' in the help" ;;
+	esac
 }
 # named_are_taken COMMAND HELP: each option HELP names is one COMMAND
 # (empty: the global options) takes: given before --help, it is read, and a

@@ -120,6 +120,9 @@ mkdir "$work/tree" "$work/tree/etc" "$work/tree/var"
 cd "$work/tree"
 check_eq "--root: directories" "$(printf 'etc\nvar')" "$(complete_line 'wp-panel-nettune --root ')"
 check_eq "--root=: directories" var "$(complete_line 'wp-panel-nettune --root=v')"
+check_eq "--root after the command: nothing, it is global" "" \
+	"$(complete_line 'wp-panel-nettune detect --root ')"
+check_rc "and the helper refuses it there" 2 "$bin" detect --root "$work/tree"
 check_eq "status --textfile: directories" "$(printf 'etc\nvar')" \
 	"$(complete_line 'wp-panel-nettune status --prometheus --textfile ')"
 

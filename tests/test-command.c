@@ -98,7 +98,7 @@ static void test_help(void **state _unused_)
 		assert_help_has(text, &global_options[i]);
 	assert_help_has(text, &help);
 	for (size_t i = 0; i < n_commands; i++) {
-		char line[64];
+		char line[256];
 
 		snprintf(line, sizeof(line), "\n  %-11s%s\n", commands[i]->name,
 			 commands[i]->summary);
@@ -113,8 +113,12 @@ static void test_help(void **state _unused_)
 		text = help_of(cmd);
 		for (size_t o = 0; cmd->options && cmd->options[o].name; o++)
 			assert_help_has(text, &cmd->options[o]);
-		for (size_t w = 0; cmd->words && cmd->words[w].word; w++)
-			assert_non_null(strstr(text, cmd->words[w].word));
+		for (size_t w = 0; cmd->words && cmd->words[w].word; w++) {
+			char row[64];
+
+			snprintf(row, sizeof(row), "\n  %s ", cmd->words[w].word);
+			assert_non_null(strstr(text, row));
+		}
 		assert_help_has(text, &help);
 		free(text);
 	}
