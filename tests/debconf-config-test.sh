@@ -40,7 +40,7 @@ tree() {
 	mkdir -p "$t/etc/sysctl.d" "$t/$share"
 	cp "$here"/../share/installer/* "$t/$share/"
 	sed -e "s|/usr/share/debconf/confmodule|$work/confmodule|" \
-		-e "s|/etc/sysctl.d/|$t/etc/sysctl.d/|" \
+		-e "s|^sysctl_dir=/etc/sysctl.d\$|sysctl_dir=$t/etc/sysctl.d|" \
 		-e "s|/usr/share/wp-panel-nettune/|$t/usr/share/wp-panel-nettune/|" \
 		"$here/../debian/config" >"$t.config"
 }
@@ -88,6 +88,15 @@ tree symlink
 ln -s "../../$variant" "$t/$file"
 config "a symlink to a variant" "$not_asked"
 helper "a symlink to a variant" left
+
+# /etc/sysctl.d a symlink: the helper refuses to move anything through it.
+tree linked-dir
+mv "$t/etc/sysctl.d" "$t/etc/sysctl.d.real"
+ln -s sysctl.d.real "$t/etc/sysctl.d"
+cp "$t/$variant" "$t/etc/sysctl.d.real/99-wp-panel.conf"
+config "the installer's file in a symlinked /etc/sysctl.d" "$not_asked"
+check_rc "a symlinked /etc/sysctl.d: takeover refuses" 1 "$bin" --root "$t" takeover
+check "and leaves the file" cmp "$t/$variant" "$t/etc/sysctl.d.real/99-wp-panel.conf"
 
 tree fifo
 mkfifo "$t/$file"
