@@ -55,6 +55,13 @@ need-libkmod:
 	$(if $(KMOD_LIBS),@:,$(error libkmod not found ($(PKG_CONFIG) --libs libkmod): run 'tools/install-deps build'))
 need-cmocka:
 	$(if $(CMOCKA_LIBS),@:,$(error cmocka not found ($(PKG_CONFIG) --libs cmocka): run 'tools/install-deps check'))
+# The fuzzers are built by clang (libFuzzer), make format runs clang-format.
+CLANG = clang
+CLANG_FORMAT = clang-format
+need-clang:
+	$(if $(shell command -v $(CLANG)),@:,$(error $(CLANG) not found (libFuzzer): run 'tools/install-deps check'))
+need-clang-format:
+	$(if $(shell command -v $(CLANG_FORMAT)),@:,$(error $(CLANG_FORMAT) not found: run 'apt-get install clang-format' (make lint uses Debian 13's own, in the build environment)))
 
 $(B)/%.o: src/%.c | need-libkmod
 	@mkdir -p $(@D)
@@ -102,10 +109,11 @@ clean:
 help:
 	@sed -n '2,/^$$/s/^# make /make /p' Makefile
 
-format:
-	clang-format -i src/*.c src/*.h tests/*.c tests/*.h
+format: need-clang-format
+	$(CLANG_FORMAT) -i src/*.c src/*.h tests/*.c tests/*.h
 
-.PHONY: all install deb lint bench bench-helper clean format help need-libkmod need-cmocka
+.PHONY: all install deb lint bench bench-helper clean format help
+.PHONY: need-libkmod need-cmocka need-clang need-clang-format
 .SECONDARY:
 
 -include $(wildcard $(B)/*.d $(B)/*/*.d)

@@ -67,9 +67,9 @@ FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=al
 FUZZ_SECONDS = 600
 FUZZ_CHECK_SECONDS = 5
 
-$(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_SRC) src/*.h
+$(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_SRC) src/*.h | need-clang
 	@mkdir -p $(@D)
-	clang $(BASE_CFLAGS) $(FUZZ_FLAGS) -Isrc -o $@ $< $(FUZZ_SRC)
+	$(CLANG) $(BASE_CFLAGS) $(FUZZ_FLAGS) -Isrc -o $@ $< $(FUZZ_SRC)
 
 fuzz-run = set -e; for t in $(FUZZ_TARGETS); do \
 		mkdir -p $(B)/fuzz/corpus-$$t; \
