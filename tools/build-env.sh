@@ -201,9 +201,18 @@ env_host_arch() {
 	esac
 	_qemu=$(dpkg-architecture -a "$1" -q DEB_HOST_GNU_CPU 2>/dev/null) || _qemu=$1
 	_entry=/proc/sys/fs/binfmt_misc/qemu-$_qemu
-	{ grep -qx enabled "$_entry" && grep -q '^flags: .*F' "$_entry"; } 2>/dev/null ||
+	if ! binfmt_ready "$_entry"; then
+		say "setting up qemu-user-static to run the $1 unit tests (tools/install-deps cross)"
+		"$top/tools/install-deps" cross >&2 || true
+	fi
+	binfmt_ready "$_entry" ||
 		die "no binfmt_misc entry $_entry with the F flag to run the $1 unit tests:" \
 			"tools/install-deps cross (or DEB_BUILD_OPTIONS=nocheck)"
+}
+
+# binfmt_ready ENTRY: the binfmt_misc entry is enabled, with the F flag.
+binfmt_ready() {
+	{ grep -qx enabled "$1" && grep -q '^flags: .*F' "$1"; } 2>/dev/null
 }
 
 # env_build_options: DEB_BUILD_OPTIONS with parallel= the CPUs, unless given.
