@@ -1,16 +1,21 @@
 # shellcheck shell=bash disable=SC2034 # title, estimate and needs are read by tests/vm/run
 # 22. Ansible: a Debian 13 server runs examples/ansible/wp-panel-nettune.yml
-#     against itself (ansible-playbook -c local -i localhost,), unchanged,
-#     with the repository's URL and key and cubic as extra variables, as an
-#     inventory would give them. The playbook passes ansible-playbook
-#     --syntax-check and ansible-lint. The first run adds the repository,
-#     preseeds cubic (2 vCPUs: "auto" would give BBR), installs the package
-#     and checks status; the second reports changed=0; the profile is
-#     cubic, status 0. A third run with bbr changes the preseed and
-#     reconfigures the package: bbr in effect, status 0. The repository is
-#     served in the guest on 127.0.0.1 (repo_serve), the image's own
-#     sources aside; cloud-init, in the image for scenario 21, stays off
-#     without a seed.
+#     (the role roles/wp_panel_nettune) against itself, unchanged, from an
+#     inventory whose host_vars/localhost.yml gives the repository's URL and
+#     key, cubic, and "leave the installer's file": the role's defaults say
+#     example.invalid, auto and true, so each value seen is the inventory's.
+#     The playbook passes ansible-playbook --syntax-check and ansible-lint.
+#     The first run adds the repository, preseeds both answers, installs the
+#     package and checks status; the second reports changed=0 and does not
+#     update the package lists (cache_valid_time); the profile is cubic (2
+#     vCPUs: "auto" would give BBR), status 0. A third run with -e bbr
+#     changes the preseed and reconfigures the package: bbr in effect,
+#     status 0. With the installer's file put in place, left there as the
+#     inventory says, a fourth run reports the keys it overrides and
+#     succeeds; a fifth, with a 70-local.conf overriding a key as well,
+#     fails its check. The repository is served in the guest on 127.0.0.1
+#     (repo_serve), the image's own sources aside; cloud-init, in the image
+#     for scenario 21, stays off without a seed.
 title="Ansible playbook: twice, the second run changes nothing"
 estimate=900
 
@@ -23,12 +28,18 @@ scenario() {
 	vm_image $PROVISION_PACKAGES
 	dir=$(share converge)
 	cp -r "$TOP/examples" "$dir/"
+	# The inventory, as examples/ansible/inventory.example and
+	# host_vars.example/ say to write one.
+	mkdir "$dir/host_vars"
+	echo 'localhost ansible_connection=local' >"$dir/inventory"
 	{
 		echo "wp_panel_nettune_repo_url: $REPO_URL"
-		echo "wp_panel_nettune_congestion: cubic"
 		echo "wp_panel_nettune_repo_key: |"
 		sed 's/^/  /' "$REPOS/repo/wp-panel-nettune-archive-keyring.asc"
-	} >"$dir/fleet-vars.yml"
+		echo "wp_panel_nettune_congestion: cubic"
+		echo "wp_panel_nettune_take_over_installer_tuning: false"
+	} >"$dir/host_vars/localhost.yml"
+	cp "$TOP/share/installer/99-wp-panel.conf.2cpu" "$dir/installer-2cpu.conf"
 	boot converge "$(disk ansible)" 2 1500 <<'GUEST'
 check_eq "2 vCPUs" 2 "$(nproc)"
 check_eq "cloud-init is off: no seed, no datasource" "status: disabled" \
@@ -36,9 +47,10 @@ check_eq "cloud-init is off: no seed, no datasource" "status: disabled" \
 export ANSIBLE_NOCOLOR=1
 cp -r /host/examples /root/examples
 cd /root/examples/ansible || exit 1
+cp -r /host/inventory /host/host_vars .
 pb=wp-panel-nettune.yml
 check "ansible-playbook --syntax-check" \
-	logged syntax-check ansible-playbook --syntax-check -i localhost, "$pb"
+	logged syntax-check ansible-playbook --syntax-check -i inventory "$pb"
 check "ansible-lint" logged ansible-lint ansible-lint --offline "$pb"
 sed 's/^/#   /' /host/syntax-check.log /host/ansible-lint.log
 
@@ -48,9 +60,10 @@ repo_serve /host/repo
 playbook() {
 	_run=$1
 	shift
-	logged "$_run" ansible-playbook -c local -i localhost, "$pb" \
-		-e @/host/fleet-vars.yml "$@"
+	logged "$_run" ansible-playbook -v -i inventory "$pb" "$@"
 }
+# inrelease: how many times apt asked the repository for its InRelease.
+inrelease() { grep -c 'GET /dists/trixie/InRelease' /host/http.log || true; }
 # recap NAME: the PLAY RECAP line of run NAME, blanks squeezed.
 recap() {
 	sed -n 's/^localhost *: //p' "/host/$1.log" | tr -s ' ' | sed 's/ $//'
@@ -59,11 +72,18 @@ check "first run" playbook first-run
 note "first run: $(recap first-run)"
 check_match "first run: changes, no failure" 'changed=[1-9][0-9]* unreachable=0 failed=0' \
 	"$(recap first-run)"
+inrelease >/host/inrelease-first
 check "second run" playbook second-run
 note "second run: $(recap second-run)"
 check_match "second run: changed=0, no failure" '^ok=[0-9]+ changed=0 unreachable=0 failed=0 ' \
 	"$(recap second-run)"
 grep -A3 '^PLAY RECAP' /host/second-run.log | sed 's/^/#   /'
+# The lists were updated by the first run, just after the entry was added;
+# within cache_valid_time the second leaves them alone: no request for the
+# repository's InRelease (an update would ask, even for a 304).
+check_match "first run: the package lists updated" '^[1-9]' "$(cat /host/inrelease-first)"
+check_eq "second run: the package lists not updated again" \
+	"$(cat /host/inrelease-first)" "$(inrelease)"
 
 check_eq "installed from the repository" "install ok installed $PKG_VERSION" \
 	"$(dpkg-query -W -f '${Status} ${Version}' wp-panel-nettune 2>&1)"
@@ -75,6 +95,9 @@ check_eq "the .sources file holds the repository's key" \
 	"$(sed -n '/^Signed-By:/,/END PGP/p' "$sources" | sed -e 's/^Signed-By: *//' -e 's/^ *//' | grep -v '^\.*$')"
 check_eq "the preseeded answer: cubic" cubic \
 	"$(debconf-show wp-panel-nettune | sed -n 's|^[* ] wp-panel-nettune/congestion: ||p')"
+check_eq "the preseeded takeover answer: false" false \
+	"$(debconf-show wp-panel-nettune |
+		sed -n 's|^[* ] wp-panel-nettune/take-over-installer-tuning: ||p')"
 check_profile_in_effect cubic
 check_status_ok "after two runs"
 
@@ -83,8 +106,28 @@ note "third run, bbr: $(recap bbr-run)"
 check_match "third run: the preseed and the reconfigure changed, nothing else" \
 	'^ok=[0-9]+ changed=2 unreachable=0 failed=0 ' "$(recap bbr-run)"
 said "third run: the handler reconfigured the package" bbr-run \
-	'RUNNING HANDLER \[Reconfigure wp-panel-nettune\]'
+	'RUNNING HANDLER \[(wp_panel_nettune : )?Reconfigure wp-panel-nettune\]'
 check_profile_in_effect bbr
 check_status_ok "after the third run"
+
+# The installer's file, which the inventory says to leave in place: status
+# exits 3 for the keys it overrides, and the role reports it and succeeds.
+cp /host/installer-2cpu.conf /etc/sysctl.d/99-wp-panel.conf
+check "fourth run, the installer's file in place" playbook installer-run \
+	-e wp_panel_nettune_congestion=bbr
+note "fourth run: $(recap installer-run)"
+check_match "fourth run: nothing changed, no failure" \
+	'^ok=[0-9]+ changed=0 unreachable=0 failed=0 ' "$(recap installer-run)"
+said "fourth run: the role reports the overridden keys" installer-run \
+	'/etc/sysctl.d/99-wp-panel.conf +OVERRIDDEN'
+check "the installer's file left where it is, byte for byte" \
+	cmp /host/installer-2cpu.conf /etc/sysctl.d/99-wp-panel.conf
+# Another file overriding a key is no choice the role knows of: it fails.
+echo 'net.ipv4.tcp_mtu_probing = 0' >/etc/sysctl.d/70-local.conf
+playbook local-run -e wp_panel_nettune_congestion=bbr || true
+note "fifth run: $(recap local-run)"
+check_match "fifth run, a 70-local.conf overriding a key: the check fails" \
+	'^ok=[0-9]+ changed=0 unreachable=0 failed=1 ' "$(recap local-run)"
+rm /etc/sysctl.d/70-local.conf
 GUEST
 }
