@@ -172,6 +172,41 @@ static void print_text_qdiscs(const struct report *r, FILE *f)
 			strrchr(r->qdisc->key, '.') + 1, r->qdisc->value);
 }
 
+/* The CPU count changed since the fragment was made. A warning names what
+ * a new rendering would change; where it changes nothing, a note says so.
+ * Without the choice on the marker line the two cannot be compared. */
+static void print_text_cpus(const struct report *r, FILE *f)
+{
+	const char *s = r->fragment_cpus == 1 ? "" : "s";
+
+	if (r->cpus_compared && r->n_cpu_changes == 0) {
+		fprintf(f,
+			"note: the fragment was made for %u CPU%s, this machine has %u now;\n"
+			"      the profile is the same for both.\n",
+			r->fragment_cpus, s, r->info.cpus);
+		return;
+	}
+	if (!r->cpus_compared) {
+		fprintf(f,
+			"warning: the fragment was made for %u CPU%s, this machine has %u now:\n"
+			"         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n",
+			r->fragment_cpus, s, r->info.cpus);
+		return;
+	}
+	fprintf(f,
+		"warning: the fragment was made for %u CPU%s, this machine has %u now,\n"
+		"         and a new fragment would change:\n",
+		r->fragment_cpus, s, r->info.cpus);
+	for (size_t i = 0; i < r->n_cpu_changes; i++) {
+		const struct cpu_change *c = &r->cpu_changes[i];
+
+		fprintf(f, "           %s: %s -> %s\n", c->key,
+			c->then[0] ? c->then : "(not set: the kernel's default)",
+			c->now[0] ? c->now : "(not set: the kernel's default)");
+	}
+	fprintf(f, "         run 'dpkg-reconfigure wp-panel-nettune' to take it.\n");
+}
+
 void report_print_text(const struct report *r, FILE *f)
 {
 	const struct sysinfo *info = &r->info;
@@ -223,10 +258,7 @@ void report_print_text(const struct report *r, FILE *f)
 	print_text_qdiscs(r, f);
 
 	if (r->fragment_cpus > 0 && r->fragment_cpus != info->cpus)
-		fprintf(f,
-			"warning: the fragment was made for %u CPU%s, this machine has %u now:\n"
-			"         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n",
-			r->fragment_cpus, r->fragment_cpus == 1 ? "" : "s", info->cpus);
+		print_text_cpus(r, f);
 	if (verdict == VERDICT_BAD_FRAGMENT)
 		fprintf(f,
 			"\nThe fragment has lines that are not assignments (exit 1).\n");
@@ -331,6 +363,27 @@ void report_print_json(const struct report *r, FILE *f)
 		json_null(&j, "cpus");
 	json_bool(&j, "cpus_changed",
 		  r->fragment_cpus > 0 && r->fragment_cpus != r->info.cpus);
+	if (r->cpus_compared) {
+		json_array_open(&j, "cpus_change");
+		for (size_t i = 0; i < r->n_cpu_changes; i++) {
+			const struct cpu_change *c = &r->cpu_changes[i];
+
+			json_object_open(&j, NULL);
+			json_string(&j, "key", c->key);
+			if (c->then[0])
+				json_string(&j, "then", c->then);
+			else
+				json_null(&j, "then");
+			if (c->now[0])
+				json_string(&j, "now", c->now);
+			else
+				json_null(&j, "now");
+			json_object_close(&j);
+		}
+		json_array_close(&j);
+	} else {
+		json_null(&j, "cpus_change");
+	}
 	json_bool(&j, "malformed", r->malformed);
 	json_object_close(&j);
 

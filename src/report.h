@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "profile.h"
 #include "qdisc.h"
 #include "sysctld.h"
 #include "sysinfo.h"
@@ -37,6 +38,15 @@ struct module_facts {
 	bool listed; /* in our modules-load.d fragment */
 };
 
+/* A value the profile of this machine's CPU count gives otherwise than the
+ * profile of the count the fragment was made for, with the same congestion
+ * choice; "" where the key is not set. */
+struct cpu_change {
+	const char *key;
+	char then[VALUE_MAX + 1];
+	char now[VALUE_MAX + 1];
+};
+
 enum verdict {
 	VERDICT_IN_EFFECT,
 	VERDICT_DRIFT,
@@ -52,6 +62,12 @@ struct report {
 	bool fragment_present;
 	bool malformed; /* lines that are not assignments */
 	unsigned fragment_cpus; /* 0: the marker line is missing */
+	/* When the CPU count changed and the marker names the congestion
+	 * choice: the values a new rendering would change (none: the same
+	 * profile, no warning). */
+	bool cpus_compared;
+	size_t n_cpu_changes;
+	struct cpu_change cpu_changes[SETTINGS_MAX];
 	size_t n_keys;
 	struct key_facts *keys;
 	size_t n_modules;

@@ -17,8 +17,10 @@
 #include "sysctld.h"
 #include "textfile.h"
 
-/* The CPU count the fragment was rendered for, from its marker line. */
-static int fragment_cpus(const char *root, unsigned *ret_cpus)
+/* What the fragment was rendered for, from its marker line: the CPU count,
+ * and the congestion choice where the line names one (*ret_have_choice). */
+static int fragment_marker(const char *root, unsigned *ret_cpus,
+			   enum congestion *ret_choice, bool *ret_have_choice)
 {
 	char line[LINE_MAX_LEN];
 	FILE *f;
@@ -29,19 +31,60 @@ static int fragment_cpus(const char *root, unsigned *ret_cpus)
 		return r;
 	r = -ENOENT;
 	while (fgets(line, sizeof(line), f)) {
-		char num[16];
+		char num[16], choice[16];
 		uint64_t cpus;
+		int n;
 
-		if (startswith(line, MARKER) &&
-		    sscanf(line + strlen(MARKER), " cpus=%15[0-9]", num) == 1 &&
-		    parse_u64(num, &cpus) == 0 && cpus > 0 && cpus < 65536) {
+		if (!startswith(line, MARKER))
+			continue;
+		n = sscanf(line + strlen(MARKER), " cpus=%15[0-9] congestion=%15[a-z]",
+			   num, choice);
+		if (n >= 1 && parse_u64(num, &cpus) == 0 && cpus > 0 && cpus < 65536) {
 			*ret_cpus = (unsigned)cpus;
+			*ret_have_choice =
+				n == 2 && congestion_from_string(choice, ret_choice) == 0;
 			r = 0;
 			break;
 		}
 	}
 	fclose(f);
 	return r;
+}
+
+static const struct setting *profile_setting(const struct profile *p, const char *key)
+{
+	for (size_t i = 0; i < p->n_settings; i++)
+		if (strcmp(p->settings[i].key, key) == 0)
+			return &p->settings[i];
+	return NULL;
+}
+
+/* The values a rendering for this machine's CPU count would change against
+ * one for the count the fragment was made for, the rest of the machine and
+ * the congestion choice the same: a resize that changes none needs nothing
+ * done. */
+static void compare_cpu_profiles(struct report *r, enum congestion choice)
+{
+	struct sysinfo then_info = r->info;
+	struct profile then, now;
+
+	then_info.cpus = r->fragment_cpus;
+	profile_compute(&then_info, choice, &then);
+	profile_compute(&r->info, choice, &now);
+	r->cpus_compared = true;
+	for (size_t i = 0; i < n_tunables; i++) {
+		const struct setting *a = profile_setting(&then, tunables[i].key);
+		const struct setting *b = profile_setting(&now, tunables[i].key);
+		struct cpu_change *c = &r->cpu_changes[r->n_cpu_changes];
+
+		if ((a && b && strcmp(a->value, b->value) == 0) || (!a && !b))
+			continue;
+		c->key = tunables[i].key;
+		snprintf(c->then, sizeof(c->then), "%s", a ? a->value : "");
+		snprintf(c->now, sizeof(c->now), "%s", b ? b->value : "");
+		if (++r->n_cpu_changes == ELEMENTSOF(r->cpu_changes))
+			break;
+	}
 }
 
 /* Reads one key's live value and decides where it stands. */
@@ -239,7 +282,8 @@ static int status_collect(const struct context *ctx, struct report *r,
 {
 	struct other_files other = { ctx, false };
 	const struct sysctld_report report = { report_other_file, &other };
-	bool *earlier = NULL;
+	enum congestion choice = CONGESTION_AUTO;
+	bool *earlier = NULL, have_choice = false;
 	int bad_lines, err;
 
 	if (detect_or_log(ctx, &r->info) < 0)
@@ -275,8 +319,10 @@ static int status_collect(const struct context *ctx, struct report *r,
 	free(earlier);
 	status_modules(ctx, r);
 	status_qdiscs(ctx, r);
-	if (fragment_cpus(ctx->root, &r->fragment_cpus) < 0)
+	if (fragment_marker(ctx->root, &r->fragment_cpus, &choice, &have_choice) < 0)
 		r->fragment_cpus = 0;
+	else if (r->fragment_cpus != r->info.cpus && have_choice)
+		compare_cpu_profiles(r, choice);
 	return 0;
 }
 

@@ -45,7 +45,8 @@ STATUS = {**COMMON, "fragment": dict, "keys": list, "modules": list,
           "qdiscs": (list, NULL), "qdiscs_error": (STR, NULL), "qdisc_pending": BOOL,
           "boot_unknown": BOOL, "verdict": STR, "exit_status": NUM}
 FRAGMENT = {"path": STR, "present": BOOL, "cpus": (NUM, NULL), "cpus_changed": BOOL,
-            "malformed": BOOL}
+            "cpus_change": (list, NULL), "malformed": BOOL}
+CPU_CHANGE = {"key": STR, "then": (STR, NULL), "now": (STR, NULL)}
 KEY = {"key": STR, "wanted": STR, "live": (STR, NULL), "live_error": (STR, NULL),
        "optional": BOOL, "boot_file": (STR, NULL), "boot_value": (STR, NULL),
        "state": STR, "in_effect": BOOL, "drift": BOOL}
@@ -196,6 +197,13 @@ def check_status(json_path, prom_path, exit_status):
     members("status", doc, STATUS)
     check_common(doc, "status")
     members("status.fragment", doc.get("fragment"), FRAGMENT)
+    frag = doc.get("fragment") or {}
+    if frag.get("cpus_change") is not None and not frag.get("cpus_changed"):
+        finding("fragment.cpus_change without a changed CPU count")
+    for i, c in enumerate(frag.get("cpus_change") or []):
+        members(f"status.fragment.cpus_change[{i}]", c, CPU_CHANGE)
+        if c.get("then") == c.get("now"):
+            finding(f"fragment.cpus_change[{i}]: no change")
     for i, m in enumerate(doc.get("modules", [])):
         members(f"status.modules[{i}]", m, MODULE)
         if m.get("state") not in MODSTATES:

@@ -361,7 +361,26 @@ check_match "and names the file" '^net.ipv4.tcp_keepalive_time .*/etc/sysctl.d/7
 # The CPU count changed since the fragment was rendered.
 echo 0 >"$t/sys/devices/system/cpu/online"
 "$bin" --root "$t" status >"$work/out" 2>&1 || true
-check_match "status warns when the CPU count changed" 'made for 2 CPUs, this machine has 1 now' "$(cat "$work/out")"
+check_match "status warns when the CPU count changed" '^warning: the fragment was made for 2 CPUs, this machine has 1 now,$' "$(cat "$work/out")"
+check_match "and names what a new fragment would change" \
+	"^           net.ipv4.tcp_congestion_control: bbr -> \(not set: the kernel's default\)$" "$(cat "$work/out")"
+check_match "each value" '^           net.core.default_qdisc: fq -> ' "$(cat "$work/out")"
+check_eq "and only those" 2 "$(grep -c '^           net\.' "$work/out")"
+check_eq "--json: the same two" "net.core.default_qdisc fq None net.ipv4.tcp_congestion_control bbr None" \
+	"$("$bin" --root "$t" status --json | python3 -c 'import json, sys
+print(" ".join("%s %s %s" % (c["key"], c["then"], c["now"]) for c in json.load(sys.stdin)["fragment"]["cpus_change"]))')"
+# With cubic chosen the CPU count decides nothing: a note, no warning.
+t=$(fresh debian13-2cpu)
+"$bin" --root "$t" render --congestion cubic sysctl >"$t/etc/sysctl.d/60-wp-panel-nettune.conf"
+"$bin" --root "$t" apply >/dev/null
+echo 0 >"$t/sys/devices/system/cpu/online"
+check_rc "cubic, 2 CPUs then 1: status exits 0" 0 "$bin" --root "$t" status
+check_match "with a note that the profile is the same" \
+	'^note: the fragment was made for 2 CPUs, this machine has 1 now;$' "$out"
+check_eq "and no warning" "" "$(printf '%s\n' "$out" | grep '^warning' || true)"
+check_eq "--json: cpus_change is empty" "[]" \
+	"$("$bin" --root "$t" status --json | python3 -c 'import json, sys
+print(json.dumps(json.load(sys.stdin)["fragment"]["cpus_change"]))')"
 
 # A crash after the record was written and one key set: revert still works.
 t=$(fresh debian13-2cpu)

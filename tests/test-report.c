@@ -200,7 +200,7 @@ static void test_json(void **state _unused_)
 		"\"root\":\"/srv/tree\",\"environment\":\"host\",\"container\":null,"
 		"\"kernel\":\"6.12.57+deb13-amd64\",\"cpus\":2,"
 		"\"fragment\":{\"path\":\"/etc/sysctl.d/60-wp-panel-nettune.conf\",\"present\":true,"
-		"\"cpus\":2,\"cpus_changed\":false,\"malformed\":false},"
+		"\"cpus\":2,\"cpus_changed\":false,\"cpus_change\":null,\"malformed\":false},"
 		"\"keys\":[{\"key\":\"net.core.somaxconn\",\"wanted\":\"65535\",\"live\":\"65535\","
 		"\"live_error\":null,\"optional\":false,"
 		"\"boot_file\":\"/etc/sysctl.d/70-\\\"x\\\"\\n\\ufffd.conf\",\"boot_value\":\"4096\","

@@ -1,6 +1,7 @@
 # shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 4. Resize and preseed. The disk installed on 1 vCPU (scenario 3) boots
-#    with 2: status warns that the CPU count changed, and
+#    with 2: status warns that the CPU count changed, naming BBR among
+#    the values a new fragment would change, and
 #    "dpkg-reconfigure -f noninteractive" turns BBR and fq on (the unedited
 #    fragment replaced, no .ucf-dist). Then a fresh disk on 2 vCPUs with
 #    "cubic" preseeded before the install: cubic stays, also after a
@@ -15,6 +16,8 @@ check_sysctl net.ipv4.tcp_congestion_control cubic
 wp-panel-nettune status >/host/status-resized.log 2>&1
 check "status warns that the fragment was made for 1 CPU" \
 	grep -Eqi 'warning: .*made for 1 CPU' /host/status-resized.log
+said "and that a new fragment would set BBR" status-resized \
+	'^ +net\.ipv4\.tcp_congestion_control: \(not set: the kernel.s default\) -> bbr$'
 check "dpkg-reconfigure -f noninteractive wp-panel-nettune" \
 	logged reconfigure dpkg-reconfigure -f noninteractive wp-panel-nettune
 check_profile_in_effect bbr
