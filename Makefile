@@ -14,8 +14,8 @@
 # make check-vm           the Debian 13 acceptance scenarios in QEMU VMs (root)
 # make deb                the Debian 13 package, built and linted in a trixie chroot
 # make repo               the signed apt repository build/repo/ (REPO_URL, ARCH)
-# make lint               clang-format, shellcheck, Python syntax, repeated code
-# make format             clang-format the C sources in place
+# make lint               clang-format, shellcheck, Python syntax, repeated code (root)
+# make format             clang-format the C sources in place, with Debian 13's (root)
 # make bench              the network benchmark (at most 60 min), in bench/results/
 # make bench-helper       the helper's memory and time on large trees
 # make clean              remove build/
@@ -55,13 +55,10 @@ need-libkmod:
 	$(if $(KMOD_LIBS),@:,$(error libkmod not found ($(PKG_CONFIG) --libs libkmod): run 'tools/install-deps build'))
 need-cmocka:
 	$(if $(CMOCKA_LIBS),@:,$(error cmocka not found ($(PKG_CONFIG) --libs cmocka): run 'tools/install-deps check'))
-# The fuzzers are built by clang (libFuzzer), make format runs clang-format.
+# The fuzzers are built by clang (libFuzzer).
 CLANG = clang
-CLANG_FORMAT = clang-format
 need-clang:
 	$(if $(shell command -v $(CLANG)),@:,$(error $(CLANG) not found (libFuzzer): run 'tools/install-deps check'))
-need-clang-format:
-	$(if $(shell command -v $(CLANG_FORMAT)),@:,$(error $(CLANG_FORMAT) not found: run 'apt-get install clang-format' (make lint uses Debian 13's own, in the build environment)))
 
 $(B)/%.o: src/%.c | need-libkmod
 	@mkdir -p $(@D)
@@ -109,11 +106,11 @@ clean:
 help:
 	@sed -n '2,/^$$/s/^# make /make /p' Makefile
 
-format: need-clang-format
-	$(CLANG_FORMAT) -i src/*.c src/*.h tests/*.c tests/*.h
+format:
+	tools/lint --format
 
 .PHONY: all install deb lint bench bench-helper clean format help
-.PHONY: need-libkmod need-cmocka need-clang need-clang-format
+.PHONY: need-libkmod need-cmocka need-clang
 .SECONDARY:
 
 -include $(wildcard $(B)/*.d $(B)/*/*.d)
