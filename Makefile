@@ -21,10 +21,11 @@
 # make clean              remove build/
 # make help               this list
 
-# The version is the one of the latest debian/changelog entry.
+# The version, of the helper and of the package: the one of the latest
+# debian/changelog entry, and nowhere else.
 VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog 2>/dev/null)
 ifeq ($(VERSION),)
-VERSION = 0.1.0
+$(error cannot read the version from debian/changelog)
 endif
 PREFIX = /usr
 SBINDIR = $(PREFIX)/sbin

@@ -13,7 +13,7 @@
 #include "util.h"
 
 #ifndef VERSION
-#define VERSION "0.1.0"
+#error "VERSION is the one of debian/changelog, given by the Makefile"
 #endif
 
 /* "/" is the real root; any other root loses its trailing slashes so that

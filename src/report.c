@@ -16,7 +16,7 @@
 #include "utf8.h"
 
 #ifndef VERSION
-#define VERSION "0.1.0"
+#error "VERSION is the one of debian/changelog, given by the Makefile"
 #endif
 
 static const char *const key_states[] = {

@@ -2,7 +2,7 @@
 # The Makefile: make help lists every target, one line each, and only
 # targets; without libkmod (pkg-config does not find it) make stops before
 # compiling anything, with one line saying what to install, and so do the
-# unit tests without cmocka.
+# unit tests without cmocka; and the version is debian/changelog's alone.
 #
 # usage: tests/make-test.sh
 set -eu
@@ -66,5 +66,19 @@ check_stops "no cmocka" "cmocka not found ($work/pkg-config --libs cmocka): run 
 	B="$work/build" PKG_CONFIG="$work/pkg-config" "$work/build/tests/test-util.o"
 check_stops "no clang" "clang-absent not found (libFuzzer): run 'tools/install-deps check'" \
 	B="$work/build" CLANG=clang-absent "$work/build/fuzz/fuzz-state"
+
+# The version is said once, in debian/changelog: a tree whose latest entry
+# says another builds a helper that says that one.
+mkdir "$work/tree"
+(cd "$top" && tar --exclude=./build --exclude=./.git --exclude=./bench -cf - .) |
+	tar -C "$work/tree" -xf -
+sed -i '1s/(\([^)]*\))/(9.8.7~test1)/' "$work/tree/debian/changelog"
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$work/tree" B="$work/tree/b" >/dev/null
+check_eq "--version is debian/changelog's" "wp-panel-nettune 9.8.7~test1" \
+	"$("$work/tree/b/wp-panel-nettune" --version)"
+: >"$work/tree/debian/changelog"
+check_rc "an empty debian/changelog: make stops" 2 \
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s -C "$work/tree" B="$work/tree/b3"
+check_match "saying why" 'cannot read the version from debian/changelog' "$out"
 
 summary
