@@ -104,8 +104,14 @@ void usage_print_main(FILE *f)
 
 void usage_print_command(const struct command *cmd, FILE *f)
 {
-	fprintf(f, GLOBAL_USAGE " %s%s%s\n\n", cmd->name, cmd->args[0] ? " " : "",
-		cmd->args);
+	char line[256];
+
+	/* A usage line too long for the width goes on under the program's
+	 * name. */
+	snprintf(line, sizeof(line), GLOBAL_USAGE " %s%s%s", cmd->name,
+		 cmd->args[0] ? " " : "", cmd->args);
+	print_wrapped(f, 0, (int)strlen("usage: wp-panel-nettune "), line);
+	fputc('\n', f);
 	print_wrapped(f, 0, 0, cmd->description);
 	if (cmd->words) {
 		fprintf(f, "\nArguments:\n");

@@ -159,6 +159,8 @@ for command in $commands; do
 	check_eq "$command --help: a sentence under it" . \
 		"$(printf '%s\n' "$help" | sed -n '3,/^$/p' | tr -d '\n' | tail -c 1)"
 	check_eq "help $command is $command --help" "$help" "$("$bin" help "$command")"
+	check_eq "$command --help: no line wider than 79 columns" "" \
+		"$(printf '%s\n' "$help" | awk 'length > 79')"
 	options "$command" >"$work/options"
 	while read -r option arg; do
 		mentions "$command --help: $option" "$option${arg:+ $arg}" "$help"
