@@ -12,6 +12,8 @@
 #   lossy, stock, download 6 8 failed                   -> 8 (6-inf)
 #   clean: the package 65 (60-70) req/s against stock 80-90: worse;
 #          lowat 52 < 60: it loses there; mtu's visits 0.25 < 0.35: it wins
+# Then the physical floors and the sign-flip test, each function alone, on
+# numbers worked out below.
 #
 # usage: tests/bench-report-test.sh
 set -u
@@ -81,9 +83,13 @@ check_match "target: the clean link not met, requests/s worse" \
 check_match "the clean link: server CPU per request, stock 5 ms, package 8 ms" \
 	'^\* Server CPU per keep-alive request: stock 5\.0 ms, package 8\.0 ms \(×1\.60\); server busy 70% and 92%, saturated\.$' "$report"
 check_match "a saturated server is marked" '^\| package \| 65\.0 \(60\.0–70\.0\) ×0\.76 \| 100\.00 \(100\.00–100\.00\)% \| 92%, 8\.0 ms ‡ \|' "$report"
-check_match "the lossy link's ceiling: 20 Mbit/s / 68 KiB" 'Mbit/s / 68 KiB = 35\.9 requests/s' "$report"
-check_match "the 2 MB minimum: 3 x 160 ms + 2 MiB at 20 Mbit/s" 'at 20 Mbit/s = 1\.32 s\.' "$report"
-check_match "the package against the ceiling and the minimum" '^\| package \| 16\.0 \| 45% \| 2\.10 \| ×1\.6 \|$' "$report"
+check_match "the lossy link's ceiling: 20 Mbit/s over 73226 bytes" \
+	'20 Mbit/s over the 73226 bytes a 68 KiB page takes on the wire = 34\.1 requests/s\.' "$report"
+check_match "the 2 MB minimum: 1.97 s at IW10, 1.71 s at IW32 (initcwnd)" \
+	"the rest at the link's rate: 1\\.97 s; 1\\.71 s from an initial window of 32 \\(initcwnd," "$report"
+check_match "the package against the ceiling and the minimum (16 / 34.14, 2.10 / 1.974)" \
+	'^\| package \| 16\.0 \| 47% \| 2\.10 \| ×1\.06 \|$' "$report"
+check_match "initcwnd against the minimum at IW32 (1.90 / 1.710)" '^\| initcwnd \| – \| – \| 1\.90 \| ×1\.11 \|$' "$report"
 check_match "mtu passes" '^\| mtu \(.*\*\*passes\*\*: wins on clean, loses on none \|$' "$report"
 check_match "lowat fails" '^\| lowat \(.*\*\*fails\*\*: loses on clean \|$' "$report"
 check_match "initcwnd: the gain on new visitors" \
@@ -96,6 +102,81 @@ grep -E '^(round|1),' "$tmp/res/results.csv" >"$tmp/one/results.csv"
 check "the report runs on one round" "$top/bench/report" --no-plot "$tmp/one"
 check "one round: mtu not decided (66 against 60 and faster visits)" grep -Fqx 'mtu,clean,ka_rps nv_p50 nv_p95,,not decided' "$tmp/one/decisions.csv"
 check_match "... and the report says why" '\*\*not decided\*\*: 1 round\(s\), fewer than 3 \|$' "$(cat "$tmp/one/report.md")"
+
+# The physical floors (bench/reportlib/floors.py), worked by hand. A full
+# segment: 1448 bytes of payload in a 1514-byte frame (66 bytes of headers).
+#   the 68 KiB page: 69632 + 250 of HTTP headers = 69882 bytes in
+#     ceil(69882 / 16384) = 5 TLS records, + 5 x 22 = 69992 bytes of payload,
+#     ceil(69992 / 1448) = 49 segments, + 49 x 66 = 73226 bytes on the wire
+#   lossy, 20 Mbit/s = 2500000 bytes/s: 2500000 / 73226 = 34.14 requests/s
+#   thin, 5 Mbit/s: 625000 / 73226 = 8.535 requests/s
+#   the 2 MiB file: 2097152 + 250 = 2097402 in 129 records (128 x 16384 =
+#     2097152), + 129 x 22 = 2100240, 1451 segments (1450 x 1448 = 2099600),
+#     + 1451 x 66 = 2196006 bytes on the wire
+#   lossy, 160 ms: a frame s = 1514 x 8 / 20e6 = 0.6056 ms, the file's wire
+#     time 2196006 x 8 / 20e6 = 0.8784024 s, 3 RTT = 0.48 s; a window of W
+#     waits 0.16 - (W - 1) s while that is positive:
+#     IW10: W = 10 20 40 80 160 (then 320: 319 s > 0.16):
+#       5 x 0.16 - (9 + 19 + 39 + 79 + 159) s = 0.8 - 0.184708 = 0.615292,
+#       0.48 + 0.8784024 + 0.615292 = 1.9736944 s
+#     IW32: W = 32 64 128 256: 0.64 - 476 s = 0.3517344,
+#       0.48 + 0.8784024 + 0.3517344 = 1.7101368 s
+#   thin, 300 ms, 5 Mbit/s: s = 2.4224 ms, wire time 3.5136096 s, 3 RTT 0.9 s
+#     IW10: W = 10 20 40 80 (160: 159 s > 0.3): 1.2 - 146 s = 0.8463296,
+#       5.2599392 s; IW32: W = 32 64 (128: 127 s > 0.3): 0.6 - 94 s =
+#       0.3722944, 4.785904 s
+#   one segment: a 1000-byte body, 1250 + 22 = 1272 bytes, 1338 on the wire:
+#     0.48 + 1338 x 8 / 20e6 = 0.4805352 s at any IW
+py() {
+	python3 -B -c "import sys; sys.path.insert(0, '$top/bench')
+from reportlib.floors import *
+from reportlib.decide import *
+print($1)" 2>&1
+}
+check_eq "floors: a full segment is a 1514-byte frame" 1514 "$(py 'wire_bytes(1448)')"
+check_eq "floors: one byte more is a second frame, 67 bytes" 1581 "$(py 'wire_bytes(1449)')"
+check_eq "floors: a 1000-byte body in one TLS record" 1272 "$(py 'response_bytes(1000)')"
+check_eq "floors: the page's wire bytes" 73226 "$(py 'wire_bytes(response_bytes(69632))')"
+check_eq "floors: the file's wire bytes" 2196006 "$(py 'wire_bytes(response_bytes(2097152))')"
+check_eq "floors: lossy page ceiling" 34.14 "$(py '"%.2f" % page_ceiling(20, 69632)')"
+check_eq "floors: thin page ceiling" 8.535 "$(py '"%.3f" % page_ceiling(5, 69632)')"
+check_eq "floors: lossy 2 MB minimum, IW10" 1.973694 "$(py '"%.6f" % download_floor(2097152, 160, 20)')"
+check_eq "floors: lossy 2 MB minimum, IW32" 1.710137 "$(py '"%.6f" % download_floor(2097152, 160, 20, 32)')"
+check_eq "floors: thin 2 MB minimum, IW10" 5.259939 "$(py '"%.6f" % download_floor(2097152, 300, 5)')"
+check_eq "floors: thin 2 MB minimum, IW32" 4.785904 "$(py '"%.6f" % download_floor(2097152, 300, 5, 32)')"
+check_eq "floors: one segment, 3 RTT and one frame" "0.4805352 0.4805352" \
+	"$(py '"%.7f %.7f" % (download_floor(1000, 160, 20), download_floor(1000, 160, 20, 32))')"
+
+# The sign-flip test (bench/reportlib/decide.py), worked by hand.
+#   8 rounds, the candidate better in each: only the observed signs reach
+#     the observed mean: p = 1/256 = 0.00390625; 7 of them and one round of
+#     ratio 1 (both signs give the same mean): 2/256 = 1/128 = 0.0078125
+#   3, -1, 2 (higher better): the sums of +-3 +-1 +-2 are 6 2 4 0 0 -4 -2 -6,
+#     two of eight at least 4: p = 0.25; -3, 1, -2 with lower better too
+#   0.1, 0.1, -0.1: sums 0.3 once, 0.1 three times, ties counted: 4/8 = 0.5
+#   all zeros, no rounds: p = 1
+#   rule: 8 rounds at 0.9 x the reference: p 1/256, ratio 0.9 <= 0.97, passes;
+#     at 0.99: p 1/256 but 0.99 > 0.97, fails; 4 rounds at 0.9: p = 1/16 =
+#     0.0625 > 0.05, fails; higher better, 8 rounds at 1.05 >= 1.03: passes
+check_eq "sign flip: 8 rounds all better" 0.00390625 "$(py 'sign_flip_p([-0.1] * 8)')"
+check_eq "sign flip: 7 better, 1 zero" 0.0078125 "$(py 'sign_flip_p([-0.1] * 7 + [0.0])')"
+check_eq "sign flip: 3 -1 2, higher better" 0.25 "$(py 'sign_flip_p([3, -1, 2], "hi")')"
+check_eq "sign flip: -3 1 -2, lower better" 0.25 "$(py 'sign_flip_p([-3, 1, -2])')"
+check_eq "sign flip: ties count" 0.5 "$(py 'sign_flip_p([0.1, 0.1, -0.1], "hi")')"
+check_eq "sign flip: the candidate worse in every round" 1.0 "$(py 'sign_flip_p([0.2, 0.1, 0.3])')"
+check_eq "sign flip: all zeros, no rounds" "1.0 1.0" "$(py 'sign_flip_p([0.0, 0.0]), sign_flip_p([])')"
+check_eq "rule: 8 rounds 10% faster pass" "True 0.0039 0.900" \
+	"$(py '"%s %.4f %.3f" % rule([0.9 * v for v in range(1, 9)], list(range(1, 9)))[:3]')"
+check_eq "rule: 8 rounds 1% faster fail on the effect" "False 0.0039" \
+	"$(py '"%s %.4f" % rule([0.99] * 8, [1] * 8)[:2]')"
+check_eq "rule: 4 rounds cannot pass" "False 0.0625" "$(py '"%s %.4f" % rule([0.9] * 4, [1] * 4)[:2]')"
+check_eq "rule: higher better, 8 rounds 5% more pass" True "$(py 'rule([105] * 8, [100] * 8, "hi")[0]')"
+check_match "rule: says why" '^fails: p = 0\.0625 \(> 0\.05\), geometric mean ratio 0\.900 \(<= 0\.97\), 4 round\(s\)$' \
+	"$(py 'rule([0.9] * 4, [1] * 4)[3]')"
+check_eq "log ratios: a failed download has none" ValueError \
+	"$(py 'log_ratios([float("inf")], [1])' | sed -n 's/^\([A-Za-z]*Error\):.*/\1/p')"
+check_eq "log ratios: the rounds must pair" ValueError \
+	"$(py 'log_ratios([1, 2], [1])' | sed -n 's/^\([A-Za-z]*Error\):.*/\1/p')"
 
 # Bad input: a clear one-line error, exit 1.
 mkdir "$tmp/empty"

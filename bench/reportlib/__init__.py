@@ -1,1 +1,1 @@
-"""bench/report's parts: rawdata, figures, markdown, plot."""
+"""bench/report's parts: rawdata, figures, floors, markdown, plot; decide (not used yet)."""

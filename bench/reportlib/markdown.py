@@ -4,10 +4,13 @@ question, the lossy link's limits, the targets, the profiles as applied."""
 import csv
 import math
 import os
+import re
 import statistics
 
 from .figures import (BASE_PROFILES, DECIDING, FIG, INF, SATURATED_PCT, compare, measured_on,
                       saturated)
+from .floors import (HTTP_HEADER_BYTES, INITIAL_WINDOW, download_floor, page_ceiling, response_bytes,
+                     wire_bytes)
 from .rawdata import FILE_BYTES, PAGE_BYTES
 
 
@@ -51,6 +54,16 @@ def cpu_cell(summary, link, prof, load):
     if cli is not None and cli.median >= SATURATED_PCT:
         text += " †"
     return text
+
+
+def initial_window(cands, prof):
+    """The initial window a profile starts with: a candidate's route
+    attribute initcwnd, or Linux's."""
+    for name, _, _, lines in cands:
+        m = re.search(r"^route .*\binitcwnd ([0-9]+)", "\n".join(lines), re.M)
+        if name == prof and m:
+            return int(m.group(1))
+    return INITIAL_WINDOW
 
 
 def fig_list(summary, link, prof, ref, figs):
@@ -257,12 +270,23 @@ def write_report(res, summary, links, profiles, cands, link_info, settings, deci
     w("")
     li = link_info.get("lossy")
     if li and any(("lossy", p, "ka_rps") in summary or ("lossy", p, "dl_time") in summary for p in profiles):
-        rate = li["rate_mbit"] * 1e6
-        ceiling = rate / 8 / PAGE_BYTES
-        minimum = 3 * li["rtt_ms"] / 1000 + FILE_BYTES * 8 / rate
-        w("Ceiling of the page: %g Mbit/s / 68 KiB = %.1f requests/s. Minimum time of the 2 MB download: three "
-          "round trips (TCP handshake, TLS 1.3 handshake, request) plus 2 MiB at %g Mbit/s = %.2f s." % (
-              li["rate_mbit"], ceiling, li["rate_mbit"], minimum))
+        rate, rtt, mtu = li["rate_mbit"], li["rtt_ms"], li.get("mtu", 1500)
+        ceiling = page_ceiling(rate, PAGE_BYTES, mtu)
+        iws = {p: initial_window(cands, p) for p in profiles}
+        minimum = {iw: download_floor(FILE_BYTES, rtt, rate, iw, mtu) for iw in set(iws.values()) | {INITIAL_WINDOW}}
+        others = sorted(iw for iw in minimum if iw != INITIAL_WINDOW)
+        w("Ceiling of the page: %g Mbit/s over the %d bytes a 68 KiB page takes on the wire = %.1f requests/s. "
+          "Minimum time of the 2 MB download over a new connection: three round trips (TCP handshake, TLS 1.3 "
+          "handshake, request), then slow start from an initial window of %d segments doubling per round trip "
+          "until it covers the bandwidth-delay product, the rest at the link's rate: %.2f s%s. Assumed: TCP "
+          "timestamps on, so a full segment is 1448 bytes of payload in a 1514-byte frame (netem's rate counts the "
+          "Ethernet header); nginx's HTTP headers taken as %d bytes, TLS 1.3 records of 16 KiB at 22 bytes each; "
+          "no loss, no receive-window limit, no CPU time (bench/reportlib/floors.py)." % (
+              rate, wire_bytes(response_bytes(PAGE_BYTES), mtu), ceiling, INITIAL_WINDOW,
+              minimum[INITIAL_WINDOW],
+              "".join("; %.2f s from an initial window of %d (%s, whose download is compared with it)" % (
+                  minimum[iw], iw, ", ".join(p for p in profiles if iws[p] == iw)) for iw in others),
+              HTTP_HEADER_BYTES))
         w("")
         w("| profile | keep-alive req/s | share of the ceiling | 2 MB download, s | × the minimum |")
         w("|---|---|---|---|---|")
@@ -272,7 +296,7 @@ def write_report(res, summary, links, profiles, cands, link_info, settings, deci
                 continue
             w("| %s | %s | %s | %s | %s |" % (
                 p, num(k.median, 1) if k else "–", "%.0f%%" % (100 * k.median / ceiling) if k else "–",
-                num(d.median, 2) if d else "–", "×%s" % num(d.median / minimum, 1) if d else "–"))
+                num(d.median, 2) if d else "–", "×%s" % num(d.median / minimum[iws[p]], 2) if d else "–"))
         w("")
     else:
         w("Not measured.")
