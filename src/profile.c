@@ -70,6 +70,14 @@ const struct tunable *tunable_find(const char *key)
 	return NULL;
 }
 
+const struct setting *profile_find(const struct profile *p, const char *key)
+{
+	for (size_t i = 0; i < p->n_settings; i++)
+		if (strcmp(p->settings[i].key, key) == 0)
+			return &p->settings[i];
+	return NULL;
+}
+
 static const char *const congestion_names[] = {
 	[CONGESTION_AUTO] = "auto",
 	[CONGESTION_BBR] = "bbr",

@@ -74,3 +74,5 @@ const char *congestion_to_string(enum congestion congestion);
 uint64_t nominal_memory_mib(uint64_t mem_kib);
 void profile_compute(const struct sysinfo *info, enum congestion choice,
 		     struct profile *ret_profile);
+/* The profile's setting of KEY, or NULL where it sets none. */
+const struct setting *profile_find(const struct profile *p, const char *key);

@@ -370,14 +370,8 @@ void report_print_json(const struct report *r, FILE *f)
 
 			json_object_open(&j, NULL);
 			json_string(&j, "key", c->key);
-			if (c->then[0])
-				json_string(&j, "then", c->then);
-			else
-				json_null(&j, "then");
-			if (c->now[0])
-				json_string(&j, "now", c->now);
-			else
-				json_null(&j, "now");
+			json_string(&j, "then", c->then[0] ? c->then : NULL);
+			json_string(&j, "now", c->now[0] ? c->now : NULL);
 			json_object_close(&j);
 		}
 		json_array_close(&j);

@@ -51,14 +51,6 @@ static int fragment_marker(const char *root, unsigned *ret_cpus,
 	return r;
 }
 
-static const struct setting *profile_setting(const struct profile *p, const char *key)
-{
-	for (size_t i = 0; i < p->n_settings; i++)
-		if (strcmp(p->settings[i].key, key) == 0)
-			return &p->settings[i];
-	return NULL;
-}
-
 /* The values a rendering for this machine's CPU count would change against
  * one for the count the fragment was made for, the rest of the machine and
  * the congestion choice the same: a resize that changes none needs nothing
@@ -73,8 +65,8 @@ static void compare_cpu_profiles(struct report *r, enum congestion choice)
 	profile_compute(&r->info, choice, &now);
 	r->cpus_compared = true;
 	for (size_t i = 0; i < n_tunables; i++) {
-		const struct setting *a = profile_setting(&then, tunables[i].key);
-		const struct setting *b = profile_setting(&now, tunables[i].key);
+		const struct setting *a = profile_find(&then, tunables[i].key);
+		const struct setting *b = profile_find(&now, tunables[i].key);
 		struct cpu_change *c = &r->cpu_changes[r->n_cpu_changes];
 
 		if ((a && b && strcmp(a->value, b->value) == 0) || (!a && !b))

@@ -10,7 +10,8 @@
 #include "log.h"
 #include "nettune.h"
 
-#define GLOBAL_USAGE "usage: wp-panel-nettune [--root dir] [-v]"
+#define USAGE_PREFIX "usage: wp-panel-nettune "
+#define GLOBAL_USAGE USAGE_PREFIX "[--root dir] [-v]"
 #define HELP_WIDTH 79
 #define OPTION_COLUMN 26
 #define COMMAND_COLUMN 13
@@ -110,7 +111,7 @@ void usage_print_command(const struct command *cmd, FILE *f)
 	 * name. */
 	snprintf(line, sizeof(line), GLOBAL_USAGE " %s%s%s", cmd->name,
 		 cmd->args[0] ? " " : "", cmd->args);
-	print_wrapped(f, 0, (int)strlen("usage: wp-panel-nettune "), line);
+	print_wrapped(f, 0, (int)strlen(USAGE_PREFIX), line);
 	fputc('\n', f);
 	print_wrapped(f, 0, 0, cmd->description);
 	if (cmd->words) {

@@ -11,14 +11,6 @@
 #include "sysctl.h"
 #include "util.h"
 
-static const struct setting *find(const struct profile *p, const char *key)
-{
-	for (size_t i = 0; i < p->n_settings; i++)
-		if (strcmp(p->settings[i].key, key) == 0)
-			return &p->settings[i];
-	return NULL;
-}
-
 /* Invariants of the table: keys valid and unique, a reason on every row
  * that fits on one comment line, global keys marked optional. */
 static void test_table(void **state _unused_)
@@ -106,8 +98,8 @@ static void test_congestion(void **state _unused_)
 		struct profile p;
 
 		profile_compute(&info, cases[i].choice, &p);
-		cc = find(&p, "net.ipv4.tcp_congestion_control");
-		qdisc = find(&p, "net.core.default_qdisc");
+		cc = profile_find(&p, "net.ipv4.tcp_congestion_control");
+		qdisc = profile_find(&p, "net.core.default_qdisc");
 		if (p.bbr != cases[i].want_bbr || (cc != NULL) != cases[i].want_bbr ||
 		    (qdisc != NULL) != cases[i].want_fq)
 			fail_msg("case %zu: bbr %d fq %d", i, p.bbr, qdisc != NULL);
@@ -146,13 +138,13 @@ static void test_buffers(void **state _unused_)
 		struct profile p;
 
 		profile_compute(&info, CONGESTION_AUTO, &p);
-		assert_string_equal(find(&p, "net.core.rmem_max")->value,
+		assert_string_equal(profile_find(&p, "net.core.rmem_max")->value,
 				    cases[i].rmem_max);
-		assert_string_equal(find(&p, "net.core.wmem_max")->value,
+		assert_string_equal(profile_find(&p, "net.core.wmem_max")->value,
 				    cases[i].rmem_max);
-		assert_string_equal(find(&p, "net.ipv4.tcp_rmem")->value,
+		assert_string_equal(profile_find(&p, "net.ipv4.tcp_rmem")->value,
 				    cases[i].tcp_rmem);
-		assert_string_equal(find(&p, "net.ipv4.tcp_wmem")->value,
+		assert_string_equal(profile_find(&p, "net.ipv4.tcp_wmem")->value,
 				    cases[i].tcp_wmem);
 	}
 }
