@@ -13,48 +13,78 @@
 #include "profile.h"
 #include "render.h"
 #include "report.h"
+#include "state.h"
 #include "utf8.h"
 
 #ifndef VERSION
 #error "VERSION is the one of debian/changelog, given by the Makefile"
 #endif
 
-static const char *const key_states[] = {
-	[KEY_IN_EFFECT] = "in-effect",
-	[KEY_OVERRIDDEN] = "overridden",
-	[KEY_DRIFT] = "drift",
-	[KEY_NOT_IN_NAMESPACE] = "not-in-namespace",
-	[KEY_READ_ONLY] = "read-only-in-namespace",
+/* Each state's name, and whether nobody chose it. */
+static const struct {
+	const char *name;
+	bool alarm;
+} key_states[KEY_STATE_MAX] = {
+	[KEY_IN_EFFECT] = { "in-effect", false },
+	[KEY_OVERRIDDEN] = { "overridden", false },
+	[KEY_EDITED] = { "edited", false },
+	[KEY_LEFT_ALONE] = { "left-alone", false },
+	[KEY_NOT_IN_NAMESPACE] = { "not-in-namespace", false },
+	[KEY_READ_ONLY] = { "read-only-in-namespace", false },
+	[KEY_OUTDATED] = { "outdated", true },
+	[KEY_MISSING] = { "missing", true },
+	[KEY_DRIFT] = { "drift", true },
+};
+
+static const struct {
+	const char *name;
+	bool alarm;
+} conditions[CONDITION_MAX] = {
+	[CONDITION_NOT_TUNED] = { "not-tuned", true },
+	[CONDITION_MALFORMED] = { "malformed", true },
+	[CONDITION_DRIFT] = { "drift", true },
+	[CONDITION_OUTDATED] = { "outdated", true },
+	[CONDITION_CPUS_CHANGED] = { "cpus-changed", true },
+	[CONDITION_MODULE_UNLOADABLE] = { "module-unloadable", true },
+	[CONDITION_BOOT_UNKNOWN] = { "boot-unknown", true },
+	[CONDITION_OVERRIDDEN] = { "overridden", false },
+	[CONDITION_EDITED] = { "edited", false },
+	[CONDITION_LEFT_ALONE] = { "left-alone", false },
+	[CONDITION_CONGESTION_CHOSEN] = { "congestion-chosen", false },
 };
 
 static const char *const verdicts[] = {
 	[VERDICT_IN_EFFECT] = "in-effect",
-	[VERDICT_DRIFT] = "drift",
-	[VERDICT_NOT_TUNED] = "not-tuned",
-	[VERDICT_BAD_FRAGMENT] = "bad-fragment",
+	[VERDICT_CHOSEN] = "chosen",
+	[VERDICT_ALARM] = "alarm",
 };
 
 const char *key_state_to_string(enum key_state state)
 {
-	return key_states[state];
+	return key_states[state].name;
 }
 
-/* The kernel holds the value wanted (whatever happens at the next boot). */
-bool key_in_effect(const struct key_facts *k)
+bool key_state_alarm(enum key_state state)
 {
-	return k->live_error == 0 && strcmp(k->live, k->wanted->value) == 0;
+	return key_states[state].alarm;
 }
 
-/* The key counts against the verdict. */
-bool key_drift(const struct key_facts *k)
+const char *condition_to_string(enum condition condition)
 {
-	return k->state == KEY_OVERRIDDEN || k->state == KEY_DRIFT;
+	return conditions[condition].name;
 }
 
-/* Listed in modules-load.d, and systemd-modules-load cannot load it. */
-bool module_unloadable(const struct module_facts *m)
+bool condition_alarm(enum condition condition)
 {
-	return m->listed && !modstate_usable(m->state);
+	return conditions[condition].alarm;
+}
+
+/* Listed in modules-load.d, and systemd-modules-load cannot load it; in a
+ * container or chroot nothing loads modules at boot, on purpose. */
+bool module_unloadable(const struct report *r, const struct module_facts *m)
+{
+	return m->listed && !modstate_usable(m->state) &&
+	       r->info.environment == ENVIRONMENT_HOST;
 }
 
 static bool link_has_qdisc(const struct qdisc_link *link, const char *kind)
@@ -81,33 +111,76 @@ bool report_qdisc_pending(const struct report *r)
 	return false;
 }
 
-enum verdict report_verdict(const struct report *r)
+static bool any_key(const struct report *r, enum key_state a, enum key_state b)
 {
-	bool drift = r->boot_unknown;
-
-	if (r->malformed)
-		return VERDICT_BAD_FRAGMENT;
-	if (!r->fragment_present)
-		return VERDICT_NOT_TUNED;
 	for (size_t i = 0; i < r->n_keys; i++)
-		drift |= key_drift(&r->keys[i]);
-	for (size_t i = 0; i < r->n_modules; i++)
-		drift |= module_unloadable(&r->modules[i]);
-	return drift ? VERDICT_DRIFT : VERDICT_IN_EFFECT;
+		if (r->keys[i].state == a || r->keys[i].state == b)
+			return true;
+	return false;
 }
 
-int report_exit_status(enum verdict verdict)
+/* A resize that changes a value; without the choice on the marker line the
+ * two profiles cannot be compared, and a new rendering may change any. */
+static bool cpus_changed(const struct report *r)
 {
-	switch (verdict) {
-	case VERDICT_IN_EFFECT:
-		return EXIT_SUCCESS;
-	case VERDICT_DRIFT:
-	case VERDICT_NOT_TUNED:
-		return EXIT_DRIFT;
-	case VERDICT_BAD_FRAGMENT:
+	if (r->fragment_cpus == 0 || r->fragment_cpus == r->info.cpus)
+		return false;
+	return !r->cpus_compared || r->n_cpu_changes > 0;
+}
+
+bool report_condition(const struct report *r, enum condition condition)
+{
+	switch (condition) {
+	case CONDITION_NOT_TUNED:
+		return !r->fragment_present;
+	case CONDITION_MALFORMED:
+		return r->malformed;
+	case CONDITION_DRIFT:
+		return any_key(r, KEY_DRIFT, KEY_DRIFT);
+	case CONDITION_OUTDATED:
+		return any_key(r, KEY_OUTDATED, KEY_MISSING);
+	case CONDITION_CPUS_CHANGED:
+		return r->fragment_present && cpus_changed(r);
+	case CONDITION_MODULE_UNLOADABLE:
+		for (size_t i = 0; i < r->n_modules; i++)
+			if (module_unloadable(r, &r->modules[i]))
+				return true;
+		return false;
+	case CONDITION_BOOT_UNKNOWN:
+		return r->boot_unknown;
+	case CONDITION_OVERRIDDEN:
+		return any_key(r, KEY_OVERRIDDEN, KEY_OVERRIDDEN);
+	case CONDITION_EDITED:
+		return any_key(r, KEY_EDITED, KEY_EDITED);
+	case CONDITION_LEFT_ALONE:
+		return r->info.environment != ENVIRONMENT_HOST;
+	case CONDITION_CONGESTION_CHOSEN:
+		return r->fragment_present && r->have_choice &&
+		       r->choice != CONGESTION_AUTO;
+	case CONDITION_MAX:
 		break;
 	}
-	return EXIT_FAILURE;
+	return false;
+}
+
+enum verdict report_verdict(const struct report *r)
+{
+	enum verdict verdict = VERDICT_IN_EFFECT;
+
+	for (enum condition c = 0; c < CONDITION_MAX; c++) {
+		if (!report_condition(r, c))
+			continue;
+		if (condition_alarm(c))
+			return VERDICT_ALARM;
+		verdict = VERDICT_CHOSEN;
+	}
+	return verdict;
+}
+
+/* 3 for "not what this machine should have"; what was chosen is 0. */
+int report_exit_status(enum verdict verdict)
+{
+	return verdict == VERDICT_ALARM ? EXIT_DRIFT : EXIT_SUCCESS;
 }
 
 static const char *live_or_null(const struct key_facts *k)
@@ -122,24 +195,49 @@ static const char *container_or_null(const struct sysinfo *info)
 
 /* --- The table ------------------------------------------------------------ */
 
-static const char *key_note(const struct key_facts *k)
+/* A state nobody chose in capitals, a chosen one in parentheses. */
+static void print_key_note(const struct key_facts *k, FILE *f)
 {
+	char value[TEXT_ESCAPED_SIZE(VALUE_MAX)];
+
 	switch (k->state) {
 	case KEY_OVERRIDDEN:
-		return "  OVERRIDDEN";
-	case KEY_DRIFT:
-		return "  DRIFT";
+		fprintf(f, "  (overridden)");
+		return;
+	case KEY_EDITED:
+		if (!k->wanted)
+			fprintf(f, "  (edited: removed from the fragment)");
+		else
+			fprintf(f, "  (edited; the profile: %s)",
+				k->profile ?
+					text_escape(k->profile, value, sizeof(value)) :
+					"not set");
+		return;
+	case KEY_LEFT_ALONE:
+		fprintf(f, "  (left alone)");
+		return;
 	case KEY_NOT_IN_NAMESPACE:
-		return "  (not in this namespace)";
+		fprintf(f, "  (not in this namespace)");
+		return;
 	case KEY_READ_ONLY:
-		return "  (read-only in this namespace)";
+		fprintf(f, "  (read-only in this namespace)");
+		return;
+	case KEY_OUTDATED:
+		fprintf(f, "  OUTDATED");
+		return;
+	case KEY_MISSING:
+		fprintf(f, "  MISSING");
+		return;
+	case KEY_DRIFT:
+		fprintf(f, "  DRIFT");
+		return;
 	case KEY_IN_EFFECT:
+	case KEY_STATE_MAX:
 		break;
 	}
 	/* Another file with our value keeps it in effect: a note, not drift. */
-	return k->boot && strcmp(k->boot->file, k->wanted->file) != 0 ?
-		       "  (the same value as ours)" :
-		       "";
+	if (k->wanted && k->boot && strcmp(k->boot->file, k->wanted->file) != 0)
+		fprintf(f, "  (the same value as ours)");
 }
 
 static void print_text_qdiscs(const struct report *r, FILE *f)
@@ -207,14 +305,77 @@ static void print_text_cpus(const struct report *r, FILE *f)
 	fprintf(f, "         run 'dpkg-reconfigure wp-panel-nettune' to take it.\n");
 }
 
+/* The fragment is older than the profile: what a new one would change, and
+ * how to take it. dpkg-reconfigure replaces a fragment that is still the
+ * one the package installed; edits are the administrator's to merge. */
+static void print_text_updates(const struct report *r, FILE *f)
+{
+	char value[TEXT_ESCAPED_SIZE(VALUE_MAX)];
+
+	fprintf(f, "warning: an update of the fragment is not taken; it would change:\n");
+	for (size_t i = 0; i < r->n_keys; i++) {
+		const struct key_facts *k = &r->keys[i];
+
+		if (k->state != KEY_OUTDATED && k->state != KEY_MISSING)
+			continue;
+		fprintf(f, "           %s: %s -> ", k->key,
+			k->wanted ? text_escape(k->wanted->value, value, sizeof(value)) :
+				    "(not set)");
+		fprintf(f, "%s\n",
+			k->profile ? text_escape(k->profile, value, sizeof(value)) :
+				     "(not set)");
+	}
+	for (size_t i = 0; i < REPORT_UCF_SUFFIXES && r->ucf_left[i]; i++)
+		fprintf(f, "         ucf put the new version beside it: %s%s%s\n",
+			r->root, FRAGMENT_SYSCTL, r->ucf_left[i]);
+	if (r->base_present && !r->edited)
+		fprintf(f,
+			"         It is the fragment the package installed: run\n"
+			"         'dpkg-reconfigure wp-panel-nettune' to take the new one.\n");
+	else
+		fprintf(f,
+			"         It %s: take these lines\n"
+			"         by hand ('wp-panel-nettune render%s%s sysctl' prints the new\n"
+			"         fragment), then run 'dpkg-reconfigure wp-panel-nettune' to apply it.\n",
+			r->base_present ?
+				"has edits, which stay as they are" :
+				"may have edits (no record of the package's copy)",
+			r->profile_choice == CONGESTION_AUTO ? "" : " --congestion ",
+			r->profile_choice == CONGESTION_AUTO ?
+				"" :
+				congestion_to_string(r->profile_choice));
+}
+
+/* The last line: the verdict, and the conditions behind it. */
+static void print_text_verdict(const struct report *r, enum verdict verdict, FILE *f)
+{
+	const char *sep = "";
+
+	if (verdict == VERDICT_IN_EFFECT) {
+		fprintf(f, "\nAll in effect.\n");
+		return;
+	}
+	fprintf(f, "\n%s",
+		verdict == VERDICT_ALARM ? "Not as it should be (exit 3): " :
+					   "As chosen (exit 0): ");
+	for (enum condition c = 0; c < CONDITION_MAX; c++)
+		if (report_condition(r, c) &&
+		    (verdict == VERDICT_CHOSEN || condition_alarm(c))) {
+			fprintf(f, "%s%s", sep, condition_to_string(c));
+			sep = ", ";
+		}
+	fprintf(f, ".\n");
+}
+
 void report_print_text(const struct report *r, FILE *f)
 {
 	const struct sysinfo *info = &r->info;
 	enum verdict verdict = report_verdict(r);
 
-	if (verdict == VERDICT_NOT_TUNED) {
+	if (!r->fragment_present) {
 		fprintf(f, "%s%s is missing: the machine is not tuned.\n", r->root,
 			FRAGMENT_SYSCTL);
+		print_text_verdict(r, verdict, f);
 		return;
 	}
 	if (info->environment != ENVIRONMENT_HOST) {
@@ -227,6 +388,9 @@ void report_print_text(const struct report *r, FILE *f)
 			text_escape(info->container, container, sizeof(container)),
 			info->container[0] ? ")" : "");
 	}
+	if (report_condition(r, CONDITION_CONGESTION_CHOSEN))
+		fprintf(f, "congestion: %s, chosen with debconf\n",
+			congestion_to_string(r->choice));
 	fprintf(f, "%-34s %-21s %-21s %s\n", "KEY", "WANTED", "LIVE", "SET AT BOOT BY");
 	for (size_t i = 0; i < r->n_keys; i++) {
 		const struct key_facts *k = &r->keys[i];
@@ -238,12 +402,14 @@ void report_print_text(const struct report *r, FILE *f)
 			live_esc[TEXT_ESCAPED_SIZE(VALUE_MAX)];
 		char file[TEXT_ESCAPED_SIZE(sizeof(k->boot->file))];
 
-		fprintf(f, "%-34s %-21s %-21s %s%s\n", k->wanted->key,
-			text_escape(k->wanted->value, value, sizeof(value)),
+		fprintf(f, "%-34s %-21s %-21s %s", k->key,
+			k->wanted ? text_escape(k->wanted->value, value, sizeof(value)) :
+				    "(missing)",
 			text_escape(live, live_esc, sizeof(live_esc)),
 			k->boot ? text_escape(k->boot->file, file, sizeof(file)) :
-				  "(none)",
-			key_note(k));
+				  "(none)");
+		print_key_note(k, f);
+		fprintf(f, "\n");
 	}
 
 	fprintf(f, "\n");
@@ -251,7 +417,7 @@ void report_print_text(const struct report *r, FILE *f)
 		const struct module_facts *m = &r->modules[i];
 
 		fprintf(f, "%s: %s\n", m->name, modstate_to_string(m->state));
-		if (module_unloadable(m))
+		if (module_unloadable(r, m))
 			fprintf(f, "%s is listed in %s but cannot be loaded\n", m->name,
 				FRAGMENT_MODULES);
 	}
@@ -259,13 +425,17 @@ void report_print_text(const struct report *r, FILE *f)
 
 	if (r->fragment_cpus > 0 && r->fragment_cpus != info->cpus)
 		print_text_cpus(r, f);
-	if (verdict == VERDICT_BAD_FRAGMENT)
-		fprintf(f,
-			"\nThe fragment has lines that are not assignments (exit 1).\n");
+	if (report_condition(r, CONDITION_OUTDATED))
+		print_text_updates(r, f);
 	else
-		fprintf(f, "\n%s\n",
-			verdict == VERDICT_DRIFT ? "Not all in effect (exit 3)." :
-						   "All in effect.");
+		for (size_t i = 0; i < REPORT_UCF_SUFFIXES && r->ucf_left[i]; i++)
+			fprintf(f,
+				"note: %s%s%s, left by ucf, differs from the fragment only in\n"
+				"      what was edited: nothing to take from it.\n",
+				r->root, FRAGMENT_SYSCTL, r->ucf_left[i]);
+	if (r->malformed)
+		fprintf(f, "warning: the fragment has lines that are not assignments.\n");
+	print_text_verdict(r, verdict, f);
 }
 
 /* --- JSON ------------------------------------------------------------------- */
@@ -303,19 +473,19 @@ void report_print_detect_json(const char *root, const struct sysinfo *info, FILE
 static void json_key(struct json *j, const struct key_facts *k)
 {
 	json_object_open(j, NULL);
-	json_string(j, "key", k->wanted->key);
-	json_string(j, "wanted", k->wanted->value);
+	json_string(j, "key", k->key);
+	json_string(j, "wanted", k->wanted ? k->wanted->value : NULL);
+	json_string(j, "profile", k->profile);
 	json_string(j, "live", live_or_null(k));
 	json_string(j, "live_error",
 		    k->live_error == 0	     ? NULL :
 		    k->live_error == -ENOENT ? "absent" :
 					       "unreadable");
-	json_bool(j, "optional", k->wanted->ignore_failure);
+	json_bool(j, "optional", k->wanted && k->wanted->ignore_failure);
 	json_string(j, "boot_file", k->boot ? k->boot->file : NULL);
 	json_string(j, "boot_value", k->boot ? k->boot->value : NULL);
 	json_string(j, "state", key_state_to_string(k->state));
-	json_bool(j, "in_effect", key_in_effect(k));
-	json_bool(j, "drift", key_drift(k));
+	json_bool(j, "alarm", key_state_alarm(k->state));
 	json_object_close(j);
 }
 
@@ -379,6 +549,18 @@ void report_print_json(const struct report *r, FILE *f)
 		json_null(&j, "cpus_change");
 	}
 	json_bool(&j, "malformed", r->malformed);
+	json_string(&j, "congestion",
+		    r->have_choice ? congestion_to_string(r->choice) : NULL);
+	json_string(&j, "base", r->base_present ? STATE_BASE : NULL);
+	json_bool(&j, "edited", r->base_present && r->edited);
+	json_array_open(&j, "ucf_left");
+	for (size_t i = 0; i < REPORT_UCF_SUFFIXES && r->ucf_left[i]; i++) {
+		char path[sizeof(FRAGMENT_SYSCTL) + 16];
+
+		snprintf(path, sizeof(path), "%s%s", FRAGMENT_SYSCTL, r->ucf_left[i]);
+		json_string(&j, NULL, path);
+	}
+	json_array_close(&j);
 	json_object_close(&j);
 
 	json_array_open(&j, "keys");
@@ -392,7 +574,7 @@ void report_print_json(const struct report *r, FILE *f)
 		json_string(&j, "module", r->modules[i].name);
 		json_string(&j, "state", modstate_to_string(r->modules[i].state));
 		json_bool(&j, "listed", r->modules[i].listed);
-		json_bool(&j, "unloadable", module_unloadable(&r->modules[i]));
+		json_bool(&j, "unloadable", module_unloadable(r, &r->modules[i]));
 		json_object_close(&j);
 	}
 	json_array_close(&j);
@@ -400,6 +582,11 @@ void report_print_json(const struct report *r, FILE *f)
 	json_qdiscs(&j, r);
 	json_bool(&j, "qdisc_pending", report_qdisc_pending(r));
 	json_bool(&j, "boot_unknown", r->boot_unknown);
+	json_array_open(&j, "conditions");
+	for (enum condition c = 0; c < CONDITION_MAX; c++)
+		if (report_condition(r, c))
+			json_string(&j, NULL, condition_to_string(c));
+	json_array_close(&j);
 	json_string(&j, "verdict", verdicts[verdict]);
 	json_uint(&j, "exit_status", (uint64_t)report_exit_status(verdict));
 	json_object_close(&j);
@@ -415,79 +602,92 @@ static void expo_single(FILE *f, const char *name, const char *help, uint64_t va
 	expo_sample(f, name, NULL, 0, value);
 }
 
-/* A family without a sample would be no more than its HELP and TYPE lines:
- * the key and qdisc families appear only when there is something in them. */
-static const struct {
-	const char *name;
-	const char *help;
-	bool (*fn)(const struct key_facts *k);
-} key_gauges[] = {
-	{ "key_in_effect", "1 when the kernel holds the value the fragment wants.",
-	  key_in_effect },
-	{ "key_drift",
-	  "1 when the key is not in effect, or another file overrides it at boot.",
-	  key_drift },
-};
-
-static void expo_keys(const struct report *r, FILE *f)
+/* Every condition, 1 where it holds: one series each, whatever happens, so
+ * that a rule can name them; "chosen" tells which never raise the alarm. */
+static void expo_conditions(const struct report *r, FILE *f)
 {
-	if (r->n_keys == 0)
-		return;
-	for (size_t g = 0; g < ELEMENTSOF(key_gauges); g++) {
-		expo_family(f, key_gauges[g].name, key_gauges[g].help);
-		for (size_t i = 0; i < r->n_keys; i++) {
-			const struct expo_label key = { "key", r->keys[i].wanted->key };
-
-			expo_sample(f, key_gauges[g].name, &key, 1,
-				    key_gauges[g].fn(&r->keys[i]));
-		}
-	}
-	expo_family(
-		f, "key_info",
-		"Each key of the fragment: wanted and live value, the file that sets it at boot.");
-	for (size_t i = 0; i < r->n_keys; i++) {
-		const struct key_facts *k = &r->keys[i];
+	expo_family(f, "condition",
+		    "1 when the condition holds; chosen=\"no\" ones raise the alarm.");
+	for (enum condition c = 0; c < CONDITION_MAX; c++) {
 		const struct expo_label labels[] = {
-			{ "key", k->wanted->key },
-			{ "wanted", k->wanted->value },
-			{ "live", live_or_null(k) },
-			{ "boot_file", k->boot ? k->boot->file : NULL },
-			{ "state", key_state_to_string(k->state) },
+			{ "condition", condition_to_string(c) },
+			{ "chosen", condition_alarm(c) ? "no" : "yes" },
 		};
 
-		expo_sample(f, "key_info", labels, ELEMENTSOF(labels), 1);
+		expo_sample(f, "condition", labels, ELEMENTSOF(labels),
+			    report_condition(r, c));
 	}
 }
+
+/* A value the kernel prints as one unsigned number. */
+static bool numeric(const char *s, uint64_t *ret)
+{
+	return s[0] >= '0' && s[0] <= '9' && parse_u64(s, ret) == 0;
+}
+
+/* Each key's state as a state set, one series per state, and the live
+ * value of each key that is a number. A family without a sample would be no
+ * more than its HELP and TYPE lines: these appear only with keys. */
+static void expo_keys(const struct report *r, FILE *f)
+{
+	bool any_number = false;
+	uint64_t v;
+
+	if (r->n_keys == 0)
+		return;
+	expo_family(f, "key_state", "1 for the state the key is in, 0 for the others.");
+	for (size_t i = 0; i < r->n_keys; i++)
+		for (enum key_state s = 0; s < KEY_STATE_MAX; s++) {
+			const struct expo_label labels[] = {
+				{ "key", r->keys[i].key },
+				{ "state", key_state_to_string(s) },
+			};
+
+			expo_sample(f, "key_state", labels, ELEMENTSOF(labels),
+				    r->keys[i].state == s);
+		}
+	for (size_t i = 0; i < r->n_keys; i++)
+		any_number |= live_or_null(&r->keys[i]) && numeric(r->keys[i].live, &v);
+	if (!any_number)
+		return;
+	expo_family(f, "key_value", "The live value of each key that is one number.");
+	for (size_t i = 0; i < r->n_keys; i++) {
+		const struct expo_label key = { "key", r->keys[i].key };
+
+		if (live_or_null(&r->keys[i]) && numeric(r->keys[i].live, &v))
+			expo_sample(f, "key_value", &key, 1, v);
+	}
+}
+
+static const enum modstate modstates[] = {
+	MODSTATE_MISSING, MODSTATE_MODULE,	MODSTATE_LOADED,
+	MODSTATE_BUILTIN, MODSTATE_BLACKLISTED,
+};
 
 static void expo_modules(const struct report *r, FILE *f)
 {
 	if (r->n_modules == 0)
 		return;
 	expo_family(
-		f, "module_info",
-		"Each module the profile loads at boot: builtin, module, loaded, blacklisted or missing.");
-	for (size_t i = 0; i < r->n_modules; i++) {
-		const struct expo_label labels[] = {
-			{ "module", r->modules[i].name },
-			{ "state", modstate_to_string(r->modules[i].state) },
-		};
+		f, "module_state",
+		"1 for the state of each module the profile loads at boot, 0 for the others.");
+	for (size_t i = 0; i < r->n_modules; i++)
+		for (size_t s = 0; s < ELEMENTSOF(modstates); s++) {
+			const struct expo_label labels[] = {
+				{ "module", r->modules[i].name },
+				{ "state", modstate_to_string(modstates[s]) },
+			};
 
-		expo_sample(f, "module_info", labels, ELEMENTSOF(labels), 1);
-	}
-	expo_family(f, "module_unloadable",
-		    "1 when modules-load.d lists the module and it cannot be loaded.");
-	for (size_t i = 0; i < r->n_modules; i++) {
-		const struct expo_label module = { "module", r->modules[i].name };
-
-		expo_sample(f, "module_unloadable", &module, 1,
-			    module_unloadable(&r->modules[i]));
-	}
+			expo_sample(f, "module_state", labels, ELEMENTSOF(labels),
+				    r->modules[i].state == modstates[s]);
+		}
 }
 
 static void expo_qdiscs(const struct report *r, FILE *f)
 {
-	expo_family(f, "qdisc_info",
-		    "The root qdisc of each interface, and the kinds below it.");
+	if (r->qdisc_error == 0 && r->n_links > 0)
+		expo_family(f, "qdisc_info",
+			    "The root qdisc of each interface, and the kinds below it.");
 	for (size_t i = 0; r->qdisc_error == 0 && i < r->n_links; i++) {
 		const struct qdisc_link *link = &r->links[i];
 		char leaves[QDISC_LEAVES_MAX * QDISC_KIND_MAX] = "";
@@ -512,7 +712,6 @@ static void expo_qdiscs(const struct report *r, FILE *f)
 
 void report_print_prometheus(const struct report *r, FILE *f)
 {
-	enum verdict verdict = report_verdict(r);
 	const struct expo_label info[] = {
 		{ "version", VERSION },
 		{ "kernel", r->info.release },
@@ -522,20 +721,10 @@ void report_print_prometheus(const struct report *r, FILE *f)
 
 	expo_family(f, "info", "wp-panel-nettune's version, the kernel, the environment.");
 	expo_sample(f, "info", info, ELEMENTSOF(info), 1);
-	expo_single(
-		f, "status_exit_code",
-		"The exit status of wp-panel-nettune status: 0 in effect, 3 drift, 1 failure.",
-		(uint64_t)report_exit_status(verdict));
-	expo_single(f, "in_effect", "1 when every key of the fragment is in effect.",
-		    verdict == VERDICT_IN_EFFECT);
-	expo_single(f, "drift",
-		    "1 when a key is not in effect, or the fragment is missing.",
-		    verdict == VERDICT_DRIFT || verdict == VERDICT_NOT_TUNED);
-	expo_single(f, "fragment_present", "1 when the sysctl.d fragment exists.",
-		    r->fragment_present);
-	expo_single(f, "fragment_malformed",
-		    "1 when the fragment has lines that are not assignments.",
-		    r->malformed);
+	expo_single(f, "alarm",
+		    "1 when the machine is in a state nobody chose: status exits 3.",
+		    report_verdict(r) == VERDICT_ALARM);
+	expo_conditions(r, f);
 	expo_single(f, "cpus", "Usable CPUs now.", r->info.cpus);
 	if (r->fragment_cpus > 0)
 		expo_single(f, "fragment_cpus", "The CPUs the fragment was rendered for.",

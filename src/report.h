@@ -12,19 +12,48 @@
 #define REPORT_LINKS_MAX 64
 #define REPORT_MODULES_MAX 4
 
-/* The schema version of the JSON output; see the man page. */
-#define REPORT_SCHEMA 1
+/* The schema version of the JSON output; see the man page. 2: key states
+ * chosen or not, conditions, the fragment against the profile. */
+#define REPORT_SCHEMA 2
 
+/* Where a key stands. Each state is either chosen (an administrator's later
+ * file or edit, a kernel left alone on purpose, an optional key the
+ * namespace lacks) or not: a state nobody chose raises the alarm. The order
+ * is the metrics' and the man page's. */
 enum key_state {
-	KEY_IN_EFFECT,
-	KEY_OVERRIDDEN, /* a later file sets another value at boot */
-	KEY_DRIFT, /* the live value differs, or cannot be read */
+	KEY_IN_EFFECT, /* the kernel holds the profile's value, set at boot */
+	KEY_OVERRIDDEN, /* chosen: a later file sets another value, held live */
+	KEY_EDITED, /* chosen: the fragment's line is not the package's */
+	KEY_LEFT_ALONE, /* chosen: a container or chroot's kernel, not changed */
 	KEY_NOT_IN_NAMESPACE, /* an optional key this namespace lacks */
 	KEY_READ_ONLY, /* an optional key this namespace cannot change */
+	KEY_OUTDATED, /* the fragment's value is older than the profile's */
+	KEY_MISSING, /* the profile sets it, the fragment predates it */
+	KEY_DRIFT, /* the kernel holds another value than boot sets */
+	KEY_STATE_MAX,
+};
+
+/* What holds for the machine as a whole: the alarm conditions first, then
+ * the chosen ones. */
+enum condition {
+	CONDITION_NOT_TUNED, /* no fragment */
+	CONDITION_MALFORMED, /* fragment lines that are not assignments */
+	CONDITION_DRIFT, /* a key's live value is not the one boot sets */
+	CONDITION_OUTDATED, /* the fragment is older than the profile */
+	CONDITION_CPUS_CHANGED, /* made for another CPU count, with other values */
+	CONDITION_MODULE_UNLOADABLE, /* listed in modules-load.d, cannot load */
+	CONDITION_BOOT_UNKNOWN, /* a sysctl.d file cannot be read */
+	CONDITION_OVERRIDDEN,
+	CONDITION_EDITED,
+	CONDITION_LEFT_ALONE,
+	CONDITION_CONGESTION_CHOSEN, /* bbr or cubic chosen with debconf */
+	CONDITION_MAX,
 };
 
 struct key_facts {
-	const struct assignment *wanted; /* the fragment's line */
+	const char *key;
+	const struct assignment *wanted; /* the fragment's line, or NULL */
+	const char *profile; /* the profile's value today, or NULL: none */
 	const struct assignment *boot; /* what systemd-sysctl applies, or NULL */
 	char live[VALUE_MAX + 1];
 	int live_error; /* 0, or why live could not be read */
@@ -34,6 +63,7 @@ struct key_facts {
 /* A module the profile loads at boot (the table's module_at_boot rows). */
 struct module_facts {
 	const char *name;
+	enum rule rule; /* the rule of its row: which facts of sysinfo it is */
 	enum modstate state;
 	bool listed; /* in our modules-load.d fragment */
 };
@@ -48,11 +78,13 @@ struct cpu_change {
 };
 
 enum verdict {
-	VERDICT_IN_EFFECT,
-	VERDICT_DRIFT,
-	VERDICT_NOT_TUNED,
-	VERDICT_BAD_FRAGMENT,
+	VERDICT_IN_EFFECT, /* the profile, live */
+	VERDICT_CHOSEN, /* departures from it, each one chosen */
+	VERDICT_ALARM, /* a state nobody chose */
 };
+
+/* Files ucf leaves beside a fragment it kept. */
+#define REPORT_UCF_SUFFIXES 3
 
 /* Everything status found, read once; the text, JSON and Prometheus forms
  * are printed from it alone, so they cannot disagree. */
@@ -62,6 +94,19 @@ struct report {
 	bool fragment_present;
 	bool malformed; /* lines that are not assignments */
 	unsigned fragment_cpus; /* 0: the marker line is missing */
+	bool have_choice; /* the marker line names the congestion choice */
+	enum congestion choice;
+	/* The fragment as the package last installed it (STATE_BASE): a line
+	 * that differs from it is an edit, one that equals it and differs from
+	 * the profile is an update not taken. */
+	bool base_present;
+	bool edited; /* the fragment is not byte for byte the base */
+	struct assignments base;
+	/* The profile today for what the fragment was made for: its CPU count
+	 * and congestion choice, the rest of the machine as it is now. */
+	struct profile profile;
+	enum congestion profile_choice; /* the newest rendering's choice */
+	const char *ucf_left[REPORT_UCF_SUFFIXES]; /* ".ucf-dist"..., or NULL */
 	/* When the CPU count changed and the marker names the congestion
 	 * choice: the values a new rendering would change (none: the same
 	 * profile, no warning). */
@@ -82,10 +127,12 @@ struct report {
 };
 
 const char *key_state_to_string(enum key_state state);
-bool key_in_effect(const struct key_facts *k);
-bool key_drift(const struct key_facts *k);
-bool module_unloadable(const struct module_facts *m);
+bool key_state_alarm(enum key_state state);
+const char *condition_to_string(enum condition condition);
+bool condition_alarm(enum condition condition);
+bool module_unloadable(const struct report *r, const struct module_facts *m);
 bool report_qdisc_pending(const struct report *r);
+bool report_condition(const struct report *r, enum condition condition);
 enum verdict report_verdict(const struct report *r);
 int report_exit_status(enum verdict verdict);
 

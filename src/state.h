@@ -9,6 +9,10 @@
 #define STATE_DIR "/var/lib/wp-panel-nettune"
 #define STATE_FILE STATE_DIR "/state"
 #define STATE_LOCK STATE_DIR "/lock"
+/* The sysctl.d fragment as the package last installed it, written by the
+ * maintainer scripts whenever ucf left the fragment equal to the rendering:
+ * status tells an administrator's edit from an update not taken by it. */
+#define STATE_BASE STATE_DIR "/fragment.base"
 /* The longest line of the record: a key and three values, tab-separated. */
 #define STATE_LINE_MAX (KEY_MAX + 3 * VALUE_MAX + 3)
 /* The profile has about 25 keys: 64 lines of the longest kind is more than

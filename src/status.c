@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -14,23 +15,22 @@
 #include "qdisc.h"
 #include "render.h"
 #include "report.h"
+#include "state.h"
 #include "sysctld.h"
 #include "textfile.h"
 
-/* What the fragment was rendered for, from its marker line: the CPU count,
- * and the congestion choice where the line names one (*ret_have_choice). */
-static int fragment_marker(const char *root, unsigned *ret_cpus,
-			   enum congestion *ret_choice, bool *ret_have_choice)
+/* What a rendering was made for, from its marker line: the CPU count, and
+ * the congestion choice where the line names one. */
+static bool read_marker(const char *root, const char *path, unsigned *ret_cpus,
+			bool *ret_have_choice, enum congestion *ret_choice)
 {
 	char line[LINE_MAX_LEN];
+	bool found = false;
 	FILE *f;
-	int r;
 
-	r = fopen_root(root, FRAGMENT_SYSCTL, &f);
-	if (r < 0)
-		return r;
-	r = -ENOENT;
-	while (fgets(line, sizeof(line), f)) {
+	if (fopen_root(root, path, &f) < 0)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
 		char num[16], choice[16];
 		uint64_t cpus;
 		int n;
@@ -43,12 +43,94 @@ static int fragment_marker(const char *root, unsigned *ret_cpus,
 			*ret_cpus = (unsigned)cpus;
 			*ret_have_choice =
 				n == 2 && congestion_from_string(choice, ret_choice) == 0;
-			r = 0;
-			break;
+			found = true;
 		}
 	}
 	fclose(f);
-	return r;
+	return found;
+}
+
+/* The fragment's marker; without one, no CPU count (0) and auto. */
+static void fragment_marker(const char *root, struct report *r)
+{
+	r->fragment_cpus = 0;
+	r->have_choice = false;
+	r->choice = CONGESTION_AUTO;
+	if (!read_marker(root, FRAGMENT_SYSCTL, &r->fragment_cpus, &r->have_choice,
+			 &r->choice))
+		r->fragment_cpus = 0;
+	if (!r->have_choice)
+		r->choice = CONGESTION_AUTO;
+}
+
+/* The congestion choice of the newest rendering: that of a version ucf put
+ * beside a fragment it kept (dpkg-reconfigure with another answer, on an
+ * edited fragment), or the fragment's own. */
+static enum congestion newest_choice(const char *root, const struct report *r)
+{
+	for (size_t i = 0; i < REPORT_UCF_SUFFIXES && r->ucf_left[i]; i++) {
+		char path[sizeof(FRAGMENT_SYSCTL) + 16];
+		enum congestion choice;
+		bool have = false;
+		unsigned cpus;
+
+		if (strcmp(r->ucf_left[i], ".ucf-old") == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s%s", FRAGMENT_SYSCTL, r->ucf_left[i]);
+		if (read_marker(root, path, &cpus, &have, &choice) && have)
+			return choice;
+	}
+	return r->choice;
+}
+
+/* Whether two files under the root hold the same bytes. */
+static bool same_contents(const char *root, const char *a, const char *b)
+{
+	FILE *fa, *fb;
+	bool same = false;
+	int ca, cb;
+
+	if (fopen_root(root, a, &fa) < 0)
+		return false;
+	if (fopen_root(root, b, &fb) == 0) {
+		do {
+			ca = getc(fa);
+			cb = getc(fb);
+		} while (ca == cb && ca != EOF);
+		same = ca == cb && !ferror(fa) && !ferror(fb);
+		fclose(fb);
+	}
+	fclose(fa);
+	return same;
+}
+
+/* The fragment as the package installed it, and what ucf left beside a
+ * fragment it kept. A base that cannot be read is reported and counts as
+ * none. */
+static void status_base(const struct context *ctx, struct report *r)
+{
+	static const char *const suffixes[REPORT_UCF_SUFFIXES] = { ".ucf-dist",
+								   ".ucf-new",
+								   ".ucf-old" };
+	size_t n = 0;
+	int err;
+
+	err = sysctld_parse_file(ctx->root, STATE_BASE, false, &r->base, NULL);
+	if (err < 0 && err != -ENOENT)
+		log_warning("cannot read %s%s: %s; edits cannot be told from updates",
+			    ctx->root, STATE_BASE, file_strerror(err));
+	r->base_present = err >= 0;
+	r->edited = r->base_present &&
+		    !same_contents(ctx->root, FRAGMENT_SYSCTL, STATE_BASE);
+	for (size_t i = 0; i < ELEMENTSOF(suffixes); i++) {
+		char name[sizeof(FRAGMENT_SYSCTL) + 16], path[PATH_MAX_LEN];
+		struct stat st;
+
+		snprintf(name, sizeof(name), "%s%s", FRAGMENT_SYSCTL, suffixes[i]);
+		if (root_path(path, sizeof(path), ctx->root, name) == 0 &&
+		    lstat(path, &st) == 0)
+			r->ucf_left[n++] = suffixes[i];
+	}
 }
 
 /* The values a rendering for this machine's CPU count would change against
@@ -79,30 +161,67 @@ static void compare_cpu_profiles(struct report *r, enum congestion choice)
 	}
 }
 
-/* Reads one key's live value and decides where it stands. */
-static void status_key(const struct context *ctx, const struct assignment *a,
-		       const struct assignments *all, struct key_facts *ret)
+static const struct assignment *find_assignment(const struct assignments *a,
+						const char *key)
 {
-	struct key_facts k = { .wanted = a, .boot = sysctld_winner(all, a->key) };
+	const struct assignment *found = NULL;
+
+	for (size_t i = 0; i < a->n; i++)
+		if (!a->items[i].glob && strcmp(a->items[i].key, key) == 0)
+			found = &a->items[i];
+	return found;
+}
+
+/* Whether the fragment's line for a key (NULL: none) is the package's: the
+ * same as in the base, the fragment as it was installed. Without a base,
+ * nothing proves a difference was chosen: it counts as not taken. */
+static bool line_as_installed(const struct report *r, const struct key_facts *k)
+{
+	const struct assignment *b;
+
+	if (!r->base_present)
+		return true;
+	b = find_assignment(&r->base, k->key);
+	if (!k->wanted || !b)
+		return !k->wanted && !b;
+	return strcmp(b->value, k->wanted->value) == 0;
+}
+
+/* Reads one key's live value and decides where it stands: first whether
+ * the kernel holds what boot sets, then whose value that is. */
+static void status_key(const struct context *ctx, struct report *r,
+		       const struct assignments *all, struct key_facts *k)
+{
+	const char *boot_value;
 	bool same;
 
-	k.live_error = sysctl_read(ctx->root, a->key, k.live, sizeof(k.live));
-	if (k.live_error < 0)
-		k.live[0] = '\0';
-	same = k.live_error == 0 && strcmp(k.live, a->value) == 0;
+	k->boot = sysctld_winner(all, k->key);
+	k->live_error = sysctl_read(ctx->root, k->key, k->live, sizeof(k->live));
+	if (k->live_error < 0)
+		k->live[0] = '\0';
 
-	if (k.boot && k.boot->value[0] && strcmp(k.boot->value, a->value) != 0)
-		k.state = KEY_OVERRIDDEN;
-	else if (k.live_error == -ENOENT && a->ignore_failure)
-		k.state = KEY_NOT_IN_NAMESPACE;
-	else if (k.live_error == 0 && !same && a->ignore_failure &&
-		 sysctl_read_only(ctx->root, a->key))
-		k.state = KEY_READ_ONLY;
+	if (!k->wanted) {
+		/* The profile sets it, the fragment does not. */
+		k->state = line_as_installed(r, k) ? KEY_MISSING : KEY_EDITED;
+		return;
+	}
+	boot_value = k->boot && k->boot->value[0] ? k->boot->value : k->wanted->value;
+	same = k->live_error == 0 && strcmp(k->live, boot_value) == 0;
+	if (!same && r->info.environment != ENVIRONMENT_HOST)
+		k->state = KEY_LEFT_ALONE;
+	else if (k->live_error == -ENOENT && k->wanted->ignore_failure)
+		k->state = KEY_NOT_IN_NAMESPACE;
+	else if (k->live_error == 0 && !same && k->wanted->ignore_failure &&
+		 sysctl_read_only(ctx->root, k->key))
+		k->state = KEY_READ_ONLY;
 	else if (!same)
-		k.state = KEY_DRIFT;
+		k->state = KEY_DRIFT;
+	else if (strcmp(boot_value, k->wanted->value) != 0)
+		k->state = KEY_OVERRIDDEN;
+	else if (k->profile && strcmp(k->profile, k->wanted->value) == 0)
+		k->state = KEY_IN_EFFECT;
 	else
-		k.state = KEY_IN_EFFECT;
-	*ret = k;
+		k->state = line_as_installed(r, k) ? KEY_OUTDATED : KEY_EDITED;
 }
 
 /* The qdiscs of each interface: only on the real root, from the kernel. */
@@ -137,6 +256,7 @@ static void status_modules(const struct context *ctx, struct report *r)
 			continue;
 		m = &r->modules[r->n_modules++];
 		*m = (struct module_facts){ .name = t->module,
+					    .rule = t->rule,
 					    .state = sysinfo_module(ctx->root,
 								    r->info.release, t) };
 		for (size_t j = 0; j < listed.n; j++)
@@ -274,8 +394,8 @@ static int status_collect(const struct context *ctx, struct report *r,
 {
 	struct other_files other = { ctx, false };
 	const struct sysctld_report report = { report_other_file, &other };
-	enum congestion choice = CONGESTION_AUTO;
-	bool *earlier = NULL, have_choice = false;
+	struct sysinfo made_for;
+	bool *earlier = NULL;
 	int bad_lines, err;
 
 	if (detect_or_log(ctx, &r->info) < 0)
@@ -294,27 +414,61 @@ static int status_collect(const struct context *ctx, struct report *r,
 	}
 	r->boot_unknown = other.unknown;
 
-	r->keys = calloc(fragment->n ? fragment->n : 1, sizeof(*r->keys));
+	fragment_marker(ctx->root, r);
+	status_base(ctx, r);
+	/* The profile as this version renders it for the machine the fragment
+	 * was made for: its CPU count, and its modules where one has become
+	 * unloadable since (module-unloadable says so, not outdated). */
+	status_modules(ctx, r);
+	made_for = r->info;
+	if (r->fragment_cpus > 0)
+		made_for.cpus = r->fragment_cpus;
+	for (size_t i = 0; i < r->n_modules; i++) {
+		if (!module_unloadable(r, &r->modules[i]))
+			continue;
+		if (r->modules[i].rule == RULE_BBR)
+			made_for.bbr = MODSTATE_MODULE;
+		else if (r->modules[i].rule == RULE_FQ)
+			made_for.fq = MODSTATE_MODULE;
+	}
+	r->profile_choice = newest_choice(ctx->root, r);
+	profile_compute(&made_for, r->profile_choice, &r->profile);
+
+	r->keys = calloc(fragment->n + r->profile.n_settings + 1, sizeof(*r->keys));
 	if (!r->keys || mark_reassigned(fragment, &earlier) < 0) {
 		log_error("out of memory");
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < fragment->n; i++) {
-		const struct tunable *t = tunable_find(fragment->items[i].key);
+		const struct assignment *a = &fragment->items[i];
+		const struct tunable *t = tunable_find(a->key);
+		const struct setting *p = profile_find(&r->profile, a->key);
+		struct key_facts *k = &r->keys[r->n_keys];
 
 		if (earlier[i])
 			continue;
-		status_key(ctx, &fragment->items[i], all, &r->keys[r->n_keys++]);
+		r->n_keys++;
+		*k = (struct key_facts){ .key = a->key,
+					 .wanted = a,
+					 .profile = p ? p->value : NULL };
+		status_key(ctx, r, all, k);
 		if (t && t->new_qdiscs_only)
-			r->qdisc = &fragment->items[i];
+			r->qdisc = a;
+	}
+	for (size_t i = 0; r->fragment_present && i < r->profile.n_settings; i++) {
+		const struct setting *p = &r->profile.settings[i];
+		struct key_facts *k;
+
+		if (find_assignment(fragment, p->key))
+			continue;
+		k = &r->keys[r->n_keys++];
+		*k = (struct key_facts){ .key = p->key, .profile = p->value };
+		status_key(ctx, r, all, k);
 	}
 	free(earlier);
-	status_modules(ctx, r);
 	status_qdiscs(ctx, r);
-	if (fragment_marker(ctx->root, &r->fragment_cpus, &choice, &have_choice) < 0)
-		r->fragment_cpus = 0;
-	else if (r->fragment_cpus != r->info.cpus && have_choice)
-		compare_cpu_profiles(r, choice);
+	if (r->fragment_cpus > 0 && r->fragment_cpus != r->info.cpus && r->have_choice)
+		compare_cpu_profiles(r, r->choice);
 	return 0;
 }
 
@@ -399,6 +553,7 @@ static int do_status(struct context *ctx, int argc, char **argv)
 		print[args.format](&report, stdout);
 	}
 	free(report.keys);
+	assignments_free(&report.base);
 	assignments_free(&fragment);
 	assignments_free(&all);
 	return status;
@@ -407,10 +562,10 @@ static int do_status(struct context *ctx, int argc, char **argv)
 const struct command command_status = {
 	.name = "status",
 	.args = "[--json | --prometheus [--textfile dir]]",
-	.summary = "compare the fragment, the kernel and boot",
+	.summary = "compare the fragment, the profile, the kernel and boot",
 	.description =
-		"Compare each key of the fragment with the running kernel and with "
-		"what systemd-sysctl sets at boot; exit 3 when one is not in effect.",
+		"Compare each key of the fragment with the profile, the running kernel "
+		"and what systemd-sysctl sets at boot; exit 3 on a state nobody chose.",
 	.options = status_options,
 	.run = do_status,
 };

@@ -22,11 +22,11 @@ static const struct {
 	int status;
 	const char *meaning;
 } exit_statuses[] = {
-	{ EXIT_SUCCESS, "success; for status, everything in effect" },
+	{ EXIT_SUCCESS, "success; for status, in effect or as chosen" },
 	{ EXIT_FAILURE, "failure" },
 	{ EXIT_USAGE, "usage error" },
 	{ EXIT_DRIFT,
-	  "status: a key is not in effect or is overridden at boot, or no fragment" },
+	  "status: a state nobody chose (drift, an update not taken, no fragment...)" },
 	{ EXIT_LEAVE_ALONE, "detect --may-tune: leave the running kernel alone" },
 };
 

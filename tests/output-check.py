@@ -43,19 +43,27 @@ DETECT = {**COMMON, "memory_mib": NUM, "mem_total_kib": NUM, "bbr": STR, "fq": S
           "proc_sys_net_writable": BOOL}
 STATUS = {**COMMON, "fragment": dict, "keys": list, "modules": list,
           "qdiscs": (list, NULL), "qdiscs_error": (STR, NULL), "qdisc_pending": BOOL,
-          "boot_unknown": BOOL, "verdict": STR, "exit_status": NUM}
+          "boot_unknown": BOOL, "conditions": list, "verdict": STR, "exit_status": NUM}
 FRAGMENT = {"path": STR, "present": BOOL, "cpus": (NUM, NULL), "cpus_changed": BOOL,
-            "cpus_change": (list, NULL), "malformed": BOOL}
+            "cpus_change": (list, NULL), "malformed": BOOL, "congestion": (STR, NULL),
+            "base": (STR, NULL), "edited": BOOL, "ucf_left": list}
 CPU_CHANGE = {"key": STR, "then": (STR, NULL), "now": (STR, NULL)}
-KEY = {"key": STR, "wanted": STR, "live": (STR, NULL), "live_error": (STR, NULL),
-       "optional": BOOL, "boot_file": (STR, NULL), "boot_value": (STR, NULL),
-       "state": STR, "in_effect": BOOL, "drift": BOOL}
+KEY = {"key": STR, "wanted": (STR, NULL), "profile": (STR, NULL), "live": (STR, NULL),
+       "live_error": (STR, NULL), "optional": BOOL, "boot_file": (STR, NULL),
+       "boot_value": (STR, NULL), "state": STR, "alarm": BOOL}
 MODULE = {"module": STR, "state": STR, "listed": BOOL, "unloadable": BOOL}
 QDISC = {"interface": STR, "root": (STR, NULL), "leaves": list}
 MODSTATES = {"builtin", "module", "loaded", "blacklisted", "missing"}
-KEY_STATES = {"in-effect", "overridden", "drift", "not-in-namespace",
-              "read-only-in-namespace"}
-VERDICTS = {"in-effect": 0, "drift": 3, "not-tuned": 3, "bad-fragment": 1}
+# The states and conditions of the man page, in its order; True: an alarm.
+KEY_STATES = {"in-effect": False, "overridden": False, "edited": False,
+              "left-alone": False, "not-in-namespace": False,
+              "read-only-in-namespace": False, "outdated": True, "missing": True,
+              "drift": True}
+CONDITIONS = {"not-tuned": True, "malformed": True, "drift": True, "outdated": True,
+              "cpus-changed": True, "module-unloadable": True, "boot-unknown": True,
+              "overridden": False, "edited": False, "left-alone": False,
+              "congestion-chosen": False}
+VERDICTS = {"in-effect": 0, "chosen": 0, "alarm": 3}
 
 
 def members(where, obj, spec):
@@ -80,8 +88,8 @@ def members(where, obj, spec):
 
 
 def check_common(doc, command):
-    if doc.get("schema") != 1:
-        finding(f"schema is {doc.get('schema')!r}, not 1")
+    if doc.get("schema") != 2:
+        finding(f"schema is {doc.get('schema')!r}, not 2")
     if doc.get("command") != command:
         finding(f"command is {doc.get('command')!r}, not {command}")
     if doc.get("environment") not in ("host", "container", "chroot"):
@@ -192,6 +200,12 @@ def one(families, name, labels=None):
     return samples[0]
 
 
+# The metric families of the man page.
+FAMILIES = {"nettune_info", "nettune_alarm", "nettune_condition", "nettune_cpus",
+            "nettune_fragment_cpus", "nettune_key_state", "nettune_key_value",
+            "nettune_module_state", "nettune_qdisc_info", "nettune_qdisc_pending"}
+
+
 def check_status(json_path, prom_path, exit_status):
     doc = load_json(json_path)
     members("status", doc, STATUS)
@@ -218,15 +232,27 @@ def check_status(json_path, prom_path, exit_status):
             finding(f"keys[{i}].live_error: {key.get('live_error')!r}")
         if (key.get("live") is None) != (key.get("live_error") is not None):
             finding(f"keys[{i}]: live and live_error disagree")
-        if key.get("in_effect") != (key.get("live") == key.get("wanted")):
-            finding(f"keys[{i}]: in_effect is not live == wanted")
-        if key.get("drift") != (key.get("state") in ("overridden", "drift")):
-            finding(f"keys[{i}]: drift does not follow state")
+        if key.get("alarm") != KEY_STATES.get(key.get("state")):
+            finding(f"keys[{i}]: alarm does not follow state")
+        if key.get("wanted") is None and key.get("state") not in ("missing", "edited"):
+            finding(f"keys[{i}]: no wanted value in state {key.get('state')}")
+        if key.get("state") == "missing" and key.get("wanted") is not None:
+            finding(f"keys[{i}]: missing, yet the fragment sets {key.get('wanted')!r}")
     for i, q in enumerate(doc.get("qdiscs") or []):
         members(f"status.qdiscs[{i}]", q, QDISC)
     if (doc.get("qdiscs") is None) != (doc.get("qdiscs_error") is not None):
         finding("qdiscs and qdiscs_error disagree")
+    conditions = doc.get("conditions", [])
+    for c in conditions:
+        if c not in CONDITIONS:
+            finding(f"condition {c!r}")
+    if [c for c in CONDITIONS if c in conditions] != conditions:
+        finding(f"conditions {conditions} not in the man page's order, or twice")
+    alarm = any(CONDITIONS.get(c) for c in conditions)
     verdict = doc.get("verdict")
+    want = "alarm" if alarm else "chosen" if conditions else "in-effect"
+    if verdict != want:
+        finding(f"verdict {verdict!r} with conditions {conditions}")
     if verdict not in VERDICTS:
         finding(f"verdict {verdict!r}")
     elif VERDICTS[verdict] != doc.get("exit_status"):
@@ -237,11 +263,7 @@ def check_status(json_path, prom_path, exit_status):
     fam = load_prometheus(prom_path)
     frag = doc.get("fragment", {})
     facts = {
-        "nettune_status_exit_code": doc.get("exit_status"),
-        "nettune_in_effect": int(verdict == "in-effect"),
-        "nettune_drift": int(verdict in ("drift", "not-tuned")),
-        "nettune_fragment_present": int(frag.get("present", False)),
-        "nettune_fragment_malformed": int(frag.get("malformed", False)),
+        "nettune_alarm": int(verdict == "alarm"),
         "nettune_cpus": doc.get("cpus"),
         "nettune_qdisc_pending": int(doc.get("qdisc_pending", False)),
     }
@@ -256,26 +278,39 @@ def check_status(json_path, prom_path, exit_status):
     info = {"version": doc.get("version"), "kernel": doc.get("kernel"),
             "environment": doc.get("environment"), "container": doc.get("container") or ""}
     one(fam, "nettune_info", info)
+    if len(fam.get("nettune_condition", [])) != len(CONDITIONS):
+        finding(f"nettune_condition: {len(fam.get('nettune_condition', []))} series")
+    for c, is_alarm in CONDITIONS.items():
+        got = one(fam, "nettune_condition",
+                  {"condition": c, "chosen": "no" if is_alarm else "yes"})
+        if got is not None and got != int(c in conditions):
+            finding(f"nettune_condition{{condition={c}}} is {got}, JSON says {conditions}")
+    # State sets: one series per state, exactly one of them 1.
     for m in doc.get("modules", []):
-        one(fam, "nettune_module_info", {"module": m.get("module"), "state": m.get("state")})
-        got = one(fam, "nettune_module_unloadable", {"module": m.get("module")})
-        if got is not None and got != int(m.get("unloadable")):
-            finding(f"nettune_module_unloadable for {m.get('module')} is {got}")
+        for st in MODSTATES:
+            got = one(fam, "nettune_module_state", {"module": m.get("module"), "state": st})
+            if got is not None and got != int(st == m.get("state")):
+                finding(f"nettune_module_state for {m.get('module')} {st} is {got}")
     keys = doc.get("keys", [])
-    for name in ("nettune_key_in_effect", "nettune_key_drift", "nettune_key_info"):
-        if len(fam.get(name, [])) != len(keys):
-            finding(f"{name}: {len(fam.get(name, []))} samples for {len(keys)} keys")
+    if len(fam.get("nettune_key_state", [])) != len(keys) * len(KEY_STATES):
+        finding(f"nettune_key_state: {len(fam.get('nettune_key_state', []))} series "
+                f"for {len(keys)} keys")
     for key in keys:
         k = {"key": key.get("key")}
-        for name, member in (("nettune_key_in_effect", "in_effect"),
-                             ("nettune_key_drift", "drift")):
-            got = one(fam, name, k)
-            if got is not None and got != int(key.get(member)):
-                finding(f"{name}{k} is {got}, JSON says {key.get(member)}")
-        one(fam, "nettune_key_info", {**k, "wanted": key.get("wanted"),
-                                      "live": key.get("live") or "",
-                                      "boot_file": key.get("boot_file") or "",
-                                      "state": key.get("state")})
+        for st in KEY_STATES:
+            got = one(fam, "nettune_key_state", {**k, "state": st})
+            if got is not None and got != int(st == key.get("state")):
+                finding(f"nettune_key_state{k} {st} is {got}, JSON says {key.get('state')}")
+        live = key.get("live")
+        if live is not None and re.fullmatch(r"[0-9]+", live) and int(live) < 2**64:
+            got = one(fam, "nettune_key_value", k)
+            if got is not None and got != int(live):
+                finding(f"nettune_key_value{k} is {got}, JSON says {live}")
+        elif any(l == k for l, _ in fam.get("nettune_key_value", [])):
+            finding(f"nettune_key_value{k} for a value that is not one number: {live!r}")
+    for name in fam:
+        if name not in FAMILIES:
+            finding(f"{name}: not a metric of the man page")
     for q in doc.get("qdiscs") or []:
         one(fam, "nettune_qdisc_info", {"interface": q["interface"], "root": q["root"] or "",
                                         "leaves": " ".join(q["leaves"])})

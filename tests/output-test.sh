@@ -1,7 +1,9 @@
 #!/bin/sh
 # status --json, status --prometheus and detect --json on every captured
 # tree (tests/fixtures/), each not tuned, tuned, drifted and with a
-# malformed fragment, on a container made from one, and on a tree whose
+# malformed fragment, on a container made from one, in every state of the
+# matrix of tests/states.sh (the text line, the JSON member, the metric and
+# the exit status of each), and on a tree whose
 # sysctl.d file names and values hold every kind of awkward byte: each
 # output parsed by a real parser (Python's json; Prometheus' format line by
 # line, and by promtool when it is installed), held against the schema of
@@ -14,6 +16,7 @@ set -eu
 bin=$(realpath "$1")
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+. "$here/states.sh"
 checker=$here/output-check.py
 work=$(mktemp -d /tmp/nettune-output.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -73,11 +76,46 @@ for name in $(cd "$here/fixtures" && ls); do
 	check_eq "$name: the JSON says which key" "net.ipv4.tcp_fin_timeout 4242 drift" \
 		"$(python3 -c 'import json, sys
 for k in json.load(open(sys.argv[1]))["keys"]:
-    if k["drift"]:
+    if k["alarm"]:
         print(k["key"], k["live"], k["state"])' "$work/$name, tcp_fin_timeout changed.out.json")"
 	echo 'no assignment here' >>"$t$fragment"
-	outputs "$name, malformed fragment" "$t" 1
+	outputs "$name, malformed fragment" "$t" 3
 done
+
+# The matrix: each state, made for real, in the three forms.
+while read -r state rc condition key_state _alert; do
+	[ -n "$state" ] || continue
+	t=$work/state-$state
+	make_state "$state" "$t"
+	outputs "state $state" "$t" "$rc"
+	o="$work/state $state.out"
+	case $rc in
+	0) verdict='^(All in effect|As chosen \(exit 0\): .*)\.$' ;;
+	*) verdict="^Not as it should be \\(exit 3\\): .*$condition" ;;
+	esac
+	check_match "state $state: the text's last line" "$verdict" "$(tail -n 1 "$o.text")"
+	if [ "$condition" != - ]; then
+		check_eq "state $state: JSON conditions name $condition" yes \
+			"$(python3 -c 'import json, sys
+print("yes" if sys.argv[2] in json.load(open(sys.argv[1]))["conditions"] else "no")' "$o.json" "$condition")"
+		check_match "state $state: nettune_condition $condition is 1" \
+			"^nettune_condition\\{condition=\"$condition\",chosen=\"(yes|no)\"\\} 1$" "$(cat "$o.prom")"
+	else
+		check_eq "state $state: no condition" "[]" \
+			"$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["conditions"])' "$o.json")"
+	fi
+	check_match "state $state: nettune_alarm" "^nettune_alarm $([ "$rc" = 0 ] && echo 0 || echo 1)$" "$(cat "$o.prom")"
+	if [ "$key_state" != - ]; then
+		key=${key_state%%=*}
+		check_eq "state $state: $key in JSON" "${key_state#*=}" \
+			"$(python3 -c 'import json, sys
+print(*[k["state"] for k in json.load(open(sys.argv[1]))["keys"] if k["key"] == sys.argv[2]])' "$o.json" "$key")"
+		check_match "state $state: and in the metrics" \
+			"^nettune_key_state\\{key=\"$key\",state=\"${key_state#*=}\"\\} 1$" "$(cat "$o.prom")"
+	fi
+done <<EOF
+$states_matrix
+EOF
 
 # A container: the global keys absent, /proc/sys/net read-only.
 t=$(tree container debian13-2cpu)
@@ -124,10 +162,9 @@ check_key net.ipv4.tcp_keepalive_probes \
 check_key net.ipv4.tcp_keepalive_time "'/etc/sysctl.d/75-value.conf' '5\\x01\\ufffdx' '300'"
 check_key net.ipv4.tcp_notsent_lowat \
 	"'/etc/sysctl.d/60-wp-panel-nettune.conf' '16384' '\\u4e2d\\x1b\"\\\\'"
-check "hostile: the Prometheus label of the file name with a newline" \
-	grep -qF 'boot_file="/etc/sysctl.d/70-new\nline.conf"' "$work/hostile names and values.out.prom"
-check "hostile: and of invalid UTF-8, U+FFFD" \
-	grep -qF "boot_file=\"/etc/sysctl.d/74-$(printf '\357\277\275\357\277\275\357\277\275\357\277\275\357\277\275\357\277\275').conf\"" \
-	"$work/hostile names and values.out.prom"
+check "hostile: no file name reaches a metric's label" \
+	sh -c "! grep -q 'sysctl.d/7' '$work/hostile names and values.out.prom'"
+check "hostile: a live value that is not a number has no nettune_key_value" \
+	sh -c "! grep -q '^nettune_key_value{key=\"net.ipv4.tcp_notsent_lowat\"}' '$work/hostile names and values.out.prom'"
 
 summary

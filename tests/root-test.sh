@@ -120,13 +120,15 @@ snapshot() {
 		find . -type f -exec sha256sum {} + | LC_ALL=C sort -k2)
 }
 
-# install_fragments TREE [render args]: what the package's postinst does.
+# install_fragments TREE [render args]: what the package's postinst does,
+# the copy of the fragment as installed included.
 install_fragments() {
 	t=$1
 	shift
-	mkdir -p "$t/etc/sysctl.d" "$t/etc/modules-load.d"
+	mkdir -p "$t/etc/sysctl.d" "$t/etc/modules-load.d" "$t/var/lib/wp-panel-nettune"
 	"$bin" --root "$t" render sysctl "$@" >"$t$fragment"
 	"$bin" --root "$t" render modules "$@" >"$t$modules"
+	cp "$t$fragment" "$t/var/lib/wp-panel-nettune/fragment.base"
 }
 
 
@@ -230,9 +232,10 @@ check_match "reports the key with .." "60-wp-panel-nettune.conf:$((n - 1)): not 
 check_match "reports the overlong key" "60-wp-panel-nettune.conf:$n: key or value too long$" "$out"
 check_eq "three errors, one line each" 3 "$(printf '%s\n' "$out" | grep -c '^wp-panel-nettune: ')"
 check_eq "the good lines are applied" 65535 "$(sysctl_value net.core.somaxconn "$t")"
-check_rc "status with bad lines exits 1" 1 "$bin" --root "$t" status
+check_rc "status with bad lines exits 3" 3 "$bin" --root "$t" status
 check_match "and reports them too" "60-wp-panel-nettune.conf:$((n - 1)): not a valid key" "$out"
 check_match "after the table" '^net.core.somaxconn +65535 +65535 ' "$out"
+check_match "a malformed fragment is nobody's choice" '^Not as it should be \(exit 3\): .*malformed' "$out"
 "$bin" --root "$t" revert >/dev/null
 sed -i '$d' "$t$fragment"
 sed -i '$d' "$t$fragment"
@@ -290,6 +293,7 @@ check_eq "the file it points to is untouched" 4096 "$(cat "$work/outside/somaxco
 rm "$t/proc/sys/net/core/somaxconn"
 mv "$work/somaxconn" "$t/proc/sys/net/core/somaxconn"
 mkdir "$work/outside/state"
+rm -rf "$t/var/lib/wp-panel-nettune"
 ln -s "$work/outside/state" "$t/var/lib/wp-panel-nettune"
 check_rc "a symlinked state directory fails apply" 1 "$bin" --root "$t" apply
 check_match "with a message naming the link" "cannot lock .*/var/lib/wp-panel-nettune/lock: .*/var/lib/wp-panel-nettune is a symlink, refused$" "$out"
@@ -341,6 +345,14 @@ check_rc "apply after an edit" 0 "$bin" --root "$t" apply
 check_eq "the edited value is live" 1234 "$(sysctl_value net.core.somaxconn "$t")"
 check_match "the original is kept" "^net.core.somaxconn	4096	1234$" "$(cat "$t$state")"
 check_rc "status is 0 with the edit" 0 "$bin" --root "$t" status
+check_match "and calls it an edit" '^net.core.somaxconn +1234 +1234 .*  \(edited; the profile: 65535\)$' "$out"
+check_match "a chosen one" '^As chosen \(exit 0\): edited\.$' "$out"
+mv "$t/var/lib/wp-panel-nettune/fragment.base" "$work/base"
+check_rc "without the copy as installed, status exits 3" 3 "$bin" --root "$t" status
+check_match "nothing proves the edit was chosen" '^net.core.somaxconn +1234 +1234 .*  OUTDATED$' "$out"
+check_match "what a new fragment would change" '^           net.core.somaxconn: 1234 -> 65535$' "$out"
+check_match "and how to take it" "^         fragment\\), then run 'dpkg-reconfigure wp-panel-nettune' to apply it.$" "$out"
+mv "$work/base" "$t/var/lib/wp-panel-nettune/fragment.base"
 
 # Somebody else's change is left alone by revert, and status sees drift.
 echo 77 >"$t/proc/sys/net/ipv4/tcp_fin_timeout"
@@ -355,8 +367,12 @@ check_eq "the others are back" 4096 "$(sysctl_value net.core.somaxconn "$t")"
 t=$(fresh debian13-2cpu)
 "$bin" --root "$t" apply >/dev/null
 echo "net.ipv4.tcp_keepalive_time = 600" >"$t/etc/sysctl.d/70-local.conf"
-check_rc "status exits 3 on an override" 3 "$bin" --root "$t" status
-check_match "and names the file" '^net.ipv4.tcp_keepalive_time .*/etc/sysctl.d/70-local.conf  OVERRIDDEN$' "$out"
+check_rc "status exits 3 before the override is applied" 3 "$bin" --root "$t" status
+check_match "the live value is not the one boot sets" '^net.ipv4.tcp_keepalive_time .*/etc/sysctl.d/70-local.conf  DRIFT$' "$out"
+echo 600 >"$t/proc/sys/net/ipv4/tcp_keepalive_time"
+check_rc "status exits 0 on an override in effect" 0 "$bin" --root "$t" status
+check_match "and names the file" '^net.ipv4.tcp_keepalive_time +300 +600 +/etc/sysctl.d/70-local.conf  \(overridden\)$' "$out"
+check_match "a choice" '^As chosen \(exit 0\): overridden\.$' "$out"
 
 # The CPU count changed since the fragment was rendered.
 echo 0 >"$t/sys/devices/system/cpu/online"
@@ -485,7 +501,12 @@ left_alone edited
 compare takeover edited-overrides "$(run_out "$t" overrides)"
 check_rc "status exits 3 with the edited file" 3 "$bin" --root "$t" status
 check_match "naming it for the port range" \
-	'^net.ipv4.ip_local_port_range +10240 65535 +[0-9	 ]+ /etc/sysctl.d/99-wp-panel.conf  OVERRIDDEN$' "$out"
+	'^net.ipv4.ip_local_port_range +10240 65535 +[0-9	 ]+ /etc/sysctl.d/99-wp-panel.conf  DRIFT$' "$out"
+# As the installer's own sysctl -p leaves the kernel: its values, chosen.
+printf '1024\t65535\n' >"$t/proc/sys/net/ipv4/ip_local_port_range"
+"$bin" --root "$t" status >"$work/out" 2>&1 || true
+check_match "once live, the installer's value is an override" \
+	'^net.ipv4.ip_local_port_range +10240 65535 +1024 65535 +/etc/sysctl.d/99-wp-panel.conf  \(overridden\)$' "$(cat "$work/out")"
 check_match "and for a key it sets to our value: a note" \
 	'^net.ipv4.tcp_sack +1 +1 +/etc/sysctl.d/99-wp-panel.conf  \(the same value as ours\)$' "$out"
 t=$(fresh_legacy debian13-2cpu)
@@ -505,6 +526,7 @@ left_alone too-large
 # Never worse than before: a failure leaves the original where it was.
 t=$(fresh_legacy debian13-2cpu)
 cp "$installer/99-wp-panel.conf.2cpu" "$t/etc/sysctl.d/99-wp-panel.conf"
+rm -rf "$t/var/lib/wp-panel-nettune"
 : >"$t/var/lib/wp-panel-nettune"
 snapshot "$t" >"$work/before"
 compare takeover state-dir-a-file "$(run_out "$t" takeover)"

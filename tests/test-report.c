@@ -52,8 +52,12 @@ static void report_in_effect(struct report *r, struct key_facts *keys)
 					.root = "mq",
 					.n_leaves = 1,
 					.leaves = { "fq" } } } };
+	r->have_choice = true;
+	r->base_present = true;
 	for (size_t i = 0; i < 2; i++) {
-		keys[i] = (struct key_facts){ .wanted = &ours[i],
+		keys[i] = (struct key_facts){ .key = ours[i].key,
+					      .wanted = &ours[i],
+					      .profile = ours[i].value,
 					      .boot = &ours[i],
 					      .state = KEY_IN_EFFECT };
 		strcpy(keys[i].live, ours[i].value);
@@ -72,40 +76,59 @@ static char *print(const struct report *r, void (*fn)(const struct report *, FIL
 	return text;
 }
 
-/* Each thing that counts against the verdict, alone, and the exit status
- * it maps to; those that do not count leave it in effect. */
+/* Each state alone: the conditions it makes, the verdict and the exit
+ * status. What an administrator chose never raises the alarm; what nobody
+ * chose always does. */
 static void test_verdict(void **state _unused_)
 {
 	enum change {
 		NONE,
 		OVERRIDDEN,
-		DRIFT,
+		EDITED,
+		LEFT_ALONE,
 		ABSENT,
 		READ_ONLY,
+		OUTDATED,
+		MISSING_KEY,
+		DRIFT,
 		UNLOADABLE,
+		UNLOADABLE_IN_CONTAINER,
 		BOOT_UNKNOWN,
-		MISSING,
+		NO_FRAGMENT,
 		BAD_LINES,
-		CPUS
+		CPUS_SAME_PROFILE,
+		CPUS_OTHER_PROFILE,
+		CPUS_NO_CHOICE,
+		CUBIC_CHOSEN,
 	};
 	static const struct {
 		enum change change;
 		enum verdict verdict;
 		int exit;
+		const char *conditions;
 	} cases[] = {
-		{ NONE, VERDICT_IN_EFFECT, 0 },
-		{ OVERRIDDEN, VERDICT_DRIFT, 3 },
-		{ DRIFT, VERDICT_DRIFT, 3 },
-		{ ABSENT, VERDICT_IN_EFFECT, 0 },
-		{ READ_ONLY, VERDICT_IN_EFFECT, 0 },
-		{ UNLOADABLE, VERDICT_DRIFT, 3 },
-		{ BOOT_UNKNOWN, VERDICT_DRIFT, 3 },
-		{ MISSING, VERDICT_NOT_TUNED, 3 },
-		{ BAD_LINES, VERDICT_BAD_FRAGMENT, 1 },
-		{ CPUS, VERDICT_IN_EFFECT, 0 },
+		{ NONE, VERDICT_IN_EFFECT, 0, "" },
+		{ OVERRIDDEN, VERDICT_CHOSEN, 0, "overridden " },
+		{ EDITED, VERDICT_CHOSEN, 0, "edited " },
+		{ LEFT_ALONE, VERDICT_CHOSEN, 0, "left-alone " },
+		{ ABSENT, VERDICT_IN_EFFECT, 0, "" },
+		{ READ_ONLY, VERDICT_IN_EFFECT, 0, "" },
+		{ OUTDATED, VERDICT_ALARM, 3, "outdated " },
+		{ MISSING_KEY, VERDICT_ALARM, 3, "outdated " },
+		{ DRIFT, VERDICT_ALARM, 3, "drift " },
+		{ UNLOADABLE, VERDICT_ALARM, 3, "module-unloadable " },
+		{ UNLOADABLE_IN_CONTAINER, VERDICT_CHOSEN, 0, "left-alone " },
+		{ BOOT_UNKNOWN, VERDICT_ALARM, 3, "boot-unknown " },
+		{ NO_FRAGMENT, VERDICT_ALARM, 3, "not-tuned " },
+		{ BAD_LINES, VERDICT_ALARM, 3, "malformed " },
+		{ CPUS_SAME_PROFILE, VERDICT_IN_EFFECT, 0, "" },
+		{ CPUS_OTHER_PROFILE, VERDICT_ALARM, 3, "cpus-changed " },
+		{ CPUS_NO_CHOICE, VERDICT_ALARM, 3, "cpus-changed " },
+		{ CUBIC_CHOSEN, VERDICT_CHOSEN, 0, "congestion-chosen " },
 	};
 
 	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		char conditions[256] = "";
 		struct key_facts keys[2];
 		struct report r;
 
@@ -114,8 +137,12 @@ static void test_verdict(void **state _unused_)
 		case OVERRIDDEN:
 			keys[0].state = KEY_OVERRIDDEN;
 			break;
-		case DRIFT:
-			keys[0].state = KEY_DRIFT;
+		case EDITED:
+			keys[0].state = KEY_EDITED;
+			break;
+		case LEFT_ALONE:
+			r.info.environment = ENVIRONMENT_CONTAINER;
+			keys[0].state = KEY_LEFT_ALONE;
 			break;
 		case ABSENT:
 			keys[1].state = KEY_NOT_IN_NAMESPACE;
@@ -123,51 +150,113 @@ static void test_verdict(void **state _unused_)
 		case READ_ONLY:
 			keys[1].state = KEY_READ_ONLY;
 			break;
+		case OUTDATED:
+			keys[0].state = KEY_OUTDATED;
+			break;
+		case MISSING_KEY:
+			keys[1].state = KEY_MISSING;
+			break;
+		case DRIFT:
+			keys[0].state = KEY_DRIFT;
+			break;
 		case UNLOADABLE:
 			r.modules[0].state = MODSTATE_BLACKLISTED;
+			break;
+		case UNLOADABLE_IN_CONTAINER:
+			r.modules[0].state = MODSTATE_MISSING;
+			r.info.environment = ENVIRONMENT_CONTAINER;
 			break;
 		case BOOT_UNKNOWN:
 			r.boot_unknown = true;
 			break;
-		case MISSING:
+		case NO_FRAGMENT:
 			r.fragment_present = false;
 			r.n_keys = 0;
 			break;
 		case BAD_LINES:
 			r.malformed = true;
 			break;
-		case CPUS:
+		case CPUS_SAME_PROFILE:
+			r.fragment_cpus = 3;
+			r.cpus_compared = true;
+			break;
+		case CPUS_OTHER_PROFILE:
 			r.fragment_cpus = 1;
+			r.cpus_compared = true;
+			r.n_cpu_changes = 1;
+			break;
+		case CPUS_NO_CHOICE:
+			r.fragment_cpus = 1;
+			r.have_choice = false;
+			break;
+		case CUBIC_CHOSEN:
+			r.choice = CONGESTION_CUBIC;
 			break;
 		case NONE:
 			break;
 		}
+		for (enum condition c = 0; c < CONDITION_MAX; c++)
+			if (report_condition(&r, c)) {
+				strcat(conditions, condition_to_string(c));
+				strcat(conditions, " ");
+			}
+		assert_string_equal(conditions, cases[i].conditions);
 		assert_int_equal(report_verdict(&r), cases[i].verdict);
 		assert_int_equal(report_exit_status(report_verdict(&r)), cases[i].exit);
 	}
 }
 
+/* Chosen states never raise the alarm, and all others do. */
+static void test_states(void **state _unused_)
+{
+	static const char *const alarms = "outdated missing drift ";
+	char got[256] = "";
+
+	for (enum key_state s = 0; s < KEY_STATE_MAX; s++)
+		if (key_state_alarm(s)) {
+			strcat(got, key_state_to_string(s));
+			strcat(got, " ");
+		}
+	assert_string_equal(got, alarms);
+	got[0] = '\0';
+	for (enum condition c = 0; c < CONDITION_MAX; c++)
+		if (!condition_alarm(c)) {
+			strcat(got, condition_to_string(c));
+			strcat(got, " ");
+		}
+	assert_string_equal(got, "overridden edited left-alone congestion-chosen ");
+}
+
 static void test_text(void **state _unused_)
 {
-	struct key_facts keys[2];
+	struct key_facts keys[3];
 	struct report r;
 	char *text;
 
 	report_in_effect(&r, keys);
 	keys[0].boot = &theirs;
+	strcpy(keys[0].live, theirs.value);
 	keys[0].state = KEY_OVERRIDDEN;
 	keys[1].live_error = -ENOENT;
 	keys[1].live[0] = '\0';
 	keys[1].state = KEY_NOT_IN_NAMESPACE;
+	keys[2] = (struct key_facts){ .key = "net.ipv4.tcp_mtu_probing",
+				      .profile = "1",
+				      .live = "0",
+				      .state = KEY_MISSING };
+	r.n_keys = 3;
+	r.ucf_left[0] = ".ucf-dist";
 	r.links[1].root[0] = '\0';
 	r.links[1].n_leaves = 0;
 	r.fragment_cpus = 1;
+	r.have_choice = false;
 	text = print(&r, report_print_text);
 	assert_string_equal(
 		text,
 		"KEY                                WANTED                LIVE                  SET AT BOOT BY\n"
-		"net.core.somaxconn                 65535                 65535                 /etc/sysctl.d/70-\"x\"\\n\xff.conf  OVERRIDDEN\n"
+		"net.core.somaxconn                 65535                 4096                  /etc/sysctl.d/70-\"x\"\\n\xff.conf  (overridden)\n"
 		"net.core.default_qdisc             fq                    (absent)              /etc/sysctl.d/60-wp-panel-nettune.conf  (not in this namespace)\n"
+		"net.ipv4.tcp_mtu_probing           (missing)             0                     (none)  MISSING\n"
 		"\n"
 		"tcp_bbr: loaded\n"
 		"qdisc lo: noqueue\n"
@@ -176,8 +265,27 @@ static void test_text(void **state _unused_)
 		"      above keep their qdisc until the next boot (BBR paces itself meanwhile).\n"
 		"warning: the fragment was made for 1 CPU, this machine has 2 now:\n"
 		"         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n"
+		"warning: an update of the fragment is not taken; it would change:\n"
+		"           net.ipv4.tcp_mtu_probing: (not set) -> 1\n"
+		"         ucf put the new version beside it: /etc/sysctl.d/60-wp-panel-nettune.conf.ucf-dist\n"
+		"         It is the fragment the package installed: run\n"
+		"         'dpkg-reconfigure wp-panel-nettune' to take the new one.\n"
 		"\n"
-		"Not all in effect (exit 3).\n");
+		"Not as it should be (exit 3): outdated, cpus-changed.\n");
+	free(text);
+
+	/* Chosen: an edit and a later file; the verdict names both. */
+	report_in_effect(&r, keys);
+	keys[0].boot = &theirs;
+	strcpy(keys[0].live, theirs.value);
+	keys[0].state = KEY_OVERRIDDEN;
+	keys[1].profile = "fq_codel";
+	keys[1].state = KEY_EDITED;
+	r.edited = true;
+	text = print(&r, report_print_text);
+	assert_non_null(strstr(text, "/etc/sysctl.d/60-wp-panel-nettune.conf  "
+				     "(edited; the profile: fq_codel)\n"));
+	assert_non_null(strstr(text, "\nAs chosen (exit 0): overridden, edited.\n"));
 	free(text);
 }
 
@@ -189,6 +297,7 @@ static void test_json(void **state _unused_)
 
 	report_in_effect(&r, keys);
 	keys[0].boot = &theirs;
+	strcpy(keys[0].live, theirs.value);
 	keys[0].state = KEY_OVERRIDDEN;
 	r.n_keys = 1;
 	r.root = "/srv/tree";
@@ -196,20 +305,22 @@ static void test_json(void **state _unused_)
 	text = print(&r, report_print_json);
 	assert_string_equal(
 		text,
-		"{\"schema\":1,\"command\":\"status\",\"version\":\"" VERSION "\","
+		"{\"schema\":2,\"command\":\"status\",\"version\":\"" VERSION "\","
 		"\"root\":\"/srv/tree\",\"environment\":\"host\",\"container\":null,"
 		"\"kernel\":\"6.12.57+deb13-amd64\",\"cpus\":2,"
 		"\"fragment\":{\"path\":\"/etc/sysctl.d/60-wp-panel-nettune.conf\",\"present\":true,"
-		"\"cpus\":2,\"cpus_changed\":false,\"cpus_change\":null,\"malformed\":false},"
-		"\"keys\":[{\"key\":\"net.core.somaxconn\",\"wanted\":\"65535\",\"live\":\"65535\","
-		"\"live_error\":null,\"optional\":false,"
+		"\"cpus\":2,\"cpus_changed\":false,\"cpus_change\":null,\"malformed\":false,"
+		"\"congestion\":\"auto\",\"base\":\"/var/lib/wp-panel-nettune/fragment.base\","
+		"\"edited\":false,\"ucf_left\":[]},"
+		"\"keys\":[{\"key\":\"net.core.somaxconn\",\"wanted\":\"65535\",\"profile\":\"65535\","
+		"\"live\":\"4096\",\"live_error\":null,\"optional\":false,"
 		"\"boot_file\":\"/etc/sysctl.d/70-\\\"x\\\"\\n\\ufffd.conf\",\"boot_value\":\"4096\","
-		"\"state\":\"overridden\",\"in_effect\":true,\"drift\":true}],"
+		"\"state\":\"overridden\",\"alarm\":false}],"
 		"\"modules\":[{\"module\":\"tcp_bbr\",\"state\":\"loaded\",\"listed\":true,"
 		"\"unloadable\":false}],"
 		"\"qdiscs\":null,\"qdiscs_error\":\"not queried under --root\","
-		"\"qdisc_pending\":false,\"boot_unknown\":false,"
-		"\"verdict\":\"drift\",\"exit_status\":3}\n");
+		"\"qdisc_pending\":false,\"boot_unknown\":false,\"conditions\":[\"overridden\"],"
+		"\"verdict\":\"chosen\",\"exit_status\":0}\n");
 	free(text);
 }
 
@@ -221,6 +332,7 @@ static void test_prometheus(void **state _unused_)
 
 	report_in_effect(&r, keys);
 	keys[0].boot = &theirs;
+	strcpy(keys[0].live, theirs.value);
 	keys[0].state = KEY_OVERRIDDEN;
 	keys[1].live_error = -EACCES;
 	keys[1].state = KEY_DRIFT;
@@ -231,34 +343,42 @@ static void test_prometheus(void **state _unused_)
 	assert_non_null(strstr(text, "\nnettune_info{version=\"" VERSION
 				     "\",kernel=\"6.12.57+deb13-amd64\","
 				     "environment=\"host\",container=\"\"} 1\n"));
-	assert_non_null(strstr(text, "\n# TYPE nettune_status_exit_code gauge\n"
-				     "nettune_status_exit_code 3\n"));
-	assert_non_null(strstr(text, "\nnettune_in_effect 0\n"));
-	assert_non_null(strstr(text, "\nnettune_drift 1\n"));
-	assert_non_null(strstr(text, "\nnettune_cpus 2\n"));
-	assert_non_null(strstr(text, "\nnettune_fragment_cpus 2\n"));
-	assert_non_null(
-		strstr(text, "\nnettune_key_in_effect{key=\"net.core.somaxconn\"} 1\n"
-			     "nettune_key_in_effect{key=\"net.core.default_qdisc\"} 0\n"));
-	assert_non_null(strstr(text,
-			       "\nnettune_key_drift{key=\"net.core.somaxconn\"} 1\n"
-			       "nettune_key_drift{key=\"net.core.default_qdisc\"} 1\n"));
-	assert_non_null(strstr(
-		text,
-		"\nnettune_key_info{key=\"net.core.somaxconn\",wanted=\"65535\","
-		"live=\"65535\",boot_file=\"/etc/sysctl.d/70-\\\"x\\\"\\n\xef\xbf\xbd.conf\","
-		"state=\"overridden\"} 1\n"));
-	assert_non_null(strstr(text, "\nnettune_key_info{key=\"net.core.default_qdisc\","
-				     "wanted=\"fq\",live=\"\",boot_file=\"/etc/sysctl.d/"
-				     "60-wp-panel-nettune.conf\",state=\"drift\"} 1\n"));
+	assert_non_null(strstr(text, "\n# TYPE nettune_alarm gauge\nnettune_alarm 1\n"));
 	assert_non_null(
 		strstr(text,
-		       "\nnettune_module_info{module=\"tcp_bbr\",state=\"loaded\"} 1\n"));
+		       "\nnettune_condition{condition=\"not-tuned\",chosen=\"no\"} 0\n"
+		       "nettune_condition{condition=\"malformed\",chosen=\"no\"} 0\n"
+		       "nettune_condition{condition=\"drift\",chosen=\"no\"} 1\n"));
 	assert_non_null(
-		strstr(text, "\nnettune_module_unloadable{module=\"tcp_bbr\"} 0\n"));
+		strstr(text,
+		       "\nnettune_condition{condition=\"overridden\",chosen=\"yes\"} 1\n"
+		       "nettune_condition{condition=\"edited\",chosen=\"yes\"} 0\n"));
+	assert_non_null(strstr(text, "\nnettune_cpus 2\n"));
+	assert_non_null(strstr(text, "\nnettune_fragment_cpus 2\n"));
+	/* A state set: every state of every key, one of them 1. */
+	assert_non_null(strstr(
+		text,
+		"\nnettune_key_state{key=\"net.core.somaxconn\",state=\"in-effect\"} 0\n"
+		"nettune_key_state{key=\"net.core.somaxconn\",state=\"overridden\"} 1\n"
+		"nettune_key_state{key=\"net.core.somaxconn\",state=\"edited\"} 0\n"));
+	assert_non_null(strstr(
+		text,
+		"\nnettune_key_state{key=\"net.core.default_qdisc\",state=\"drift\"} 1\n"));
+	/* The live value where it is a number, and none where unreadable. */
+	assert_non_null(
+		strstr(text, "\nnettune_key_value{key=\"net.core.somaxconn\"} 4096\n"));
+	assert_null(strstr(text, "nettune_key_value{key=\"net.core.default_qdisc\"}"));
+	assert_non_null(
+		strstr(text,
+		       "\nnettune_module_state{module=\"tcp_bbr\",state=\"missing\"} 0\n"
+		       "nettune_module_state{module=\"tcp_bbr\",state=\"module\"} 0\n"
+		       "nettune_module_state{module=\"tcp_bbr\",state=\"loaded\"} 1\n"));
 	assert_non_null(strstr(text, "\nnettune_qdisc_info{interface=\"ens2\",root=\"mq\","
 				     "leaves=\"fq fq_codel\"} 1\n"));
 	assert_non_null(strstr(text, "\nnettune_qdisc_pending 0\n"));
+	/* No labels that change with the values: the old families are gone. */
+	assert_null(strstr(text, "wanted="));
+	assert_null(strstr(text, "live="));
 	/* Every line is a HELP or TYPE line, or a sample of the family they
 	 * opened last; every sample ends with its value. */
 	for (char *line = text, *end; *line; line = end + 1) {
@@ -281,14 +401,19 @@ static void test_prometheus(void **state _unused_)
 		assert_true(strrchr(line, ' ')[1] >= '0' && strrchr(line, ' ')[1] <= '9');
 	}
 	free(text);
+
+	/* Under --root no qdiscs: no family of that name at all. */
+	r.qdisc_error = -EOPNOTSUPP;
+	text = print(&r, report_print_prometheus);
+	assert_null(strstr(text, "qdisc_info"));
+	free(text);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_verdict),
-		cmocka_unit_test(test_text),
-		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_verdict),	   cmocka_unit_test(test_states),
+		cmocka_unit_test(test_text),	   cmocka_unit_test(test_json),
 		cmocka_unit_test(test_prometheus),
 	};
 
