@@ -11,6 +11,7 @@
 # make check-netns        apply and revert on the real kernel in a netns (root)
 # make check-bench-report bench/report's arithmetic on a hand-worked results.csv
 # make check-repro        two builds of the package are byte-identical (root)
+# make check-alerts       the shipped alerting rules under promtool, every state (root)
 # make check-vm           the Debian 13 acceptance scenarios in QEMU VMs (root)
 # make deb                the Debian 13 package, built and linted in a trixie chroot
 # make repo               the signed apt repository build/repo/ (REPO_URL, ARCH)

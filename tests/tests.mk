@@ -30,7 +30,7 @@ $(B)/test-%: $(B)/tests/test-%.o $(B)/tests/helpers.o $(LIB_OBJ)
 , := ,
 
 CHECK_GROUPS = check-deps check-unit check-sanitize check-robust check-fuzz check-netns \
-	check-bench-report check-repro check-vm
+	check-bench-report check-repro check-alerts check-vm
 
 # Each group in turn, then the seconds of each and of each VM scenario.
 check:
@@ -96,8 +96,11 @@ check-bench-report:
 check-repro:
 	tests/repro-test.sh
 
+check-alerts: $(B)/wp-panel-nettune
+	tests/alert-test.sh $(B)/wp-panel-nettune
+
 check-vm:
 	tests/vm/run
 .PHONY: check-repro
 
-.PHONY: check check-deps check-unit check-sanitize check-robust check-fuzz fuzz check-netns check-bench-report check-vm
+.PHONY: check check-deps check-unit check-sanitize check-robust check-fuzz fuzz check-netns check-bench-report check-alerts check-vm
