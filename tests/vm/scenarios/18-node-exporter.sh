@@ -4,10 +4,17 @@
 #     install the timer is enabled and active; one run of its service
 #     writes /var/lib/prometheus/node-exporter/wp-panel-nettune.prom (0644,
 #     no temporary file left), which promtool accepts, and the exporter's
-#     /metrics shows every key in effect, no drift, exit code 0, the CPU
-#     counts, tcp_bbr loaded, with no textfile scrape error. One key changed
-#     by hand and the service run again: that key's drift metric and the
-#     overall one are 1, exit code 3, and status --json agrees. The service
+#     /metrics shows no alarm, every key in-effect, each numeric key's live
+#     value, the CPU counts, tcp_bbr loaded, with no textfile scrape error.
+#     Then each state made for real, the service run and the exporter read
+#     each time, and the package's own alerting rules run by promtool over
+#     what the exporter served: a 70-local.conf applied (overridden, exit 0,
+#     nothing fires), a sysctl -w behind the package's back (drift, exit 3,
+#     NettuneAlarm), an edited fragment (edited, exit 0), then
+#     dpkg-reconfigure answered cubic, which leaves a .ucf-dist (outdated,
+#     exit 3, NettuneAlarm), a malformed line (malformed, exit 3,
+#     NettuneAlarm), the timer's service failing (no file: NettuneMetricsMissing).
+#     The service
 #     keeps only setuid and setgid of root, has no devices and a time limit.
 #     Without the directory the service and the helper's writer do nothing
 #     and succeed. Purge
@@ -79,13 +86,11 @@ sed 's/^/# status --json | jq .: /' /host/status-json.log
 check "the exporter answers" metrics
 sed 's/^/# exporter: /' /host/nettune.metrics
 check_eq "no textfile scrape error" 0 "$(awk '$1 == "node_textfile_scrape_error" { print $2 }' /host/metrics.log)"
-check_eq "nettune_status_exit_code" 0 "$(sample nettune_status_exit_code)"
-check_eq "nettune_in_effect" 1 "$(sample nettune_in_effect)"
-check_eq "nettune_drift" 0 "$(sample nettune_drift)"
+check_eq "nettune_alarm" 0 "$(sample nettune_alarm)"
 check_eq "nettune_cpus" 2 "$(sample nettune_cpus)"
 check_eq "nettune_fragment_cpus" 2 "$(sample nettune_fragment_cpus)"
-check_eq "nettune_module_info: tcp_bbr loaded" "1 loaded" \
-	"$(info_labels nettune_module_info 'module="tcp_bbr"' state)"
+check_eq "nettune_module_state: tcp_bbr loaded" 1 \
+	"$(sample 'nettune_module_state{module="tcp_bbr",state="loaded"}')"
 # The exporter prints the labels in its own order (sorted).
 check_eq "nettune_info: version and kernel" \
 	"1 $PKG_VERSION|$(uname -r)" \
@@ -94,30 +99,159 @@ keys=0
 fragment_settings "$NT_SYSCTL" >/tmp/settings
 while read -r key value; do
 	keys=$((keys + 1))
-	check_eq "$key in effect" 1 "$(sample "nettune_key_in_effect{key=\"$key\"}")"
-	check_eq "$key: no drift" 0 "$(sample "nettune_key_drift{key=\"$key\"}")"
-	check_eq "$key: wanted and live $value, set at boot by the fragment" \
-		"1 $value|$value|$NT_SYSCTL|in-effect" \
-		"$(info_labels nettune_key_info "key=\"$key\"" wanted live boot_file state)"
+	check_eq "$key: in-effect" 1 "$(sample "nettune_key_state{key=\"$key\",state=\"in-effect\"}")"
+	check_eq "$key: no other state" 0 \
+		"$(grep "^nettune_key_state{key=\"$key\"," /host/nettune.metrics | grep -v 'state="in-effect"' | awk '{ s += $NF } END { print s + 0 }')"
+	case $value in
+	*[!0-9]*) check_eq "$key: no live value metric for '$value'" "(none)" "$(sample "nettune_key_value{key=\"$key\"}")" ;;
+	*) check_eq "$key: live value $value" "$value" "$(sample "nettune_key_value{key=\"$key\"}")" ;;
+	esac
 done </tmp/settings
 check "the fragment's keys ($keys)" test "$keys" -ge 18
 
+# rules_fire NAME ALERT...: the package's alerting rules, run by promtool
+# over what the exporter served last (the nettune_ samples, node_uname_info,
+# node_textfile_mtime_seconds) as one node scraped every minute for 70
+# minutes: at 50 minutes exactly the ALERTs fire (NettuneAlarm:CONDITION,
+# NettuneMetricsMissing, NettuneMetricsAbsent), none other of the four. The
+# annotations expected are the rules' own, rendered for this node.
+rules=/usr/share/doc/wp-panel-nettune/examples/wp-panel-nettune.rules.yml
+expected_alert() {
+	case $1 in
+	NettuneAlarm:*)
+		_c=${1#*:}
+		echo "          - exp_labels: {condition: $_c, chosen: \"no\", instance: vm, job: node, severity: warning}"
+		echo "            exp_annotations:"
+		echo "              summary: \"vm: network tuning $_c\""
+		echo "              description: \"wp-panel-nettune status exits 3 on vm: $_c. Run 'wp-panel-nettune status' there; it says what differs and how to take it back.\""
+		;;
+	NettuneMetricsMissing)
+		sed -n 's/^node_uname_info{\(.*\)} .*/\1/p' /host/metrics.log | sed 's/\([a-z_]*\)="/\1: "/g' |
+			awk '{ printf "          - exp_labels: {%s, instance: vm, job: node, severity: warning}\n", $0 }'
+		echo "            exp_annotations:"
+		echo "              summary: \"vm: no wp-panel-nettune metrics\""
+		echo "              description: \"The node exporter on vm serves no nettune_info: the timer's service failed and removed the file, or the package is gone. See 'systemctl status wp-panel-nettune-prometheus.service'.\""
+		;;
+	NettuneMetricsAbsent)
+		echo "          - exp_labels: {severity: warning}"
+		echo "            exp_annotations:"
+		echo "              summary: \"no wp-panel-nettune metrics anywhere\""
+		echo "              description: \"No node exporter serves nettune_info: see 'systemctl status wp-panel-nettune-prometheus.service'.\""
+		;;
+	esac
+}
+rules_fire() {
+	_name=$1
+	shift
+	{
+		echo "rule_files: [$rules]"
+		echo "evaluation_interval: 1m"
+		echo "tests:"
+		echo "  - interval: 1m"
+		echo "    input_series:"
+		grep -E '^(nettune_|node_uname_info|node_textfile_mtime_seconds)' /host/metrics.log |
+			awk '{ v = $NF; sub(/ [^ ]*$/, "")
+			if (index($0, "{")) sub(/}$/, ",instance=\"vm\",job=\"node\"}")
+			else $0 = $0 "{instance=\"vm\",job=\"node\"}"
+			printf "      - series: '\''%s'\''\n        values: \"%.0fx70\"\n", $0, v }'
+		echo "    alert_rule_test:"
+		for _alert in NettuneAlarm NettuneMetricsStale NettuneMetricsMissing NettuneMetricsAbsent; do
+			_items=$(for _want; do
+				case $_want in "$_alert" | "$_alert":*) expected_alert "$_want" ;; esac
+			done)
+			echo "      - eval_time: 50m"
+			echo "        alertname: $_alert"
+			if [ -n "$_items" ]; then
+				echo "        exp_alerts:"
+				printf '%s\n' "$_items"
+			else
+				echo "        exp_alerts: []"
+			fi
+		done
+	} >"/host/rules-$_name.test.yml"
+	check "$_name: the shipped rules fire ${*:-nothing}" \
+		promtool test rules "/host/rules-$_name.test.yml"
+}
+# state_round NAME RC CONDITION ALERT...: the service run and the exporter
+# read; status exits RC, its last line and the metrics name CONDITION (or
+# none: -), and the rules fire the ALERTs.
+state_round() {
+	_name=$1 _rc=$2 _cond=$3
+	shift 3
+	check "$_name: systemctl start $unit.service" systemctl start "$unit.service"
+	check "$_name: the exporter answers" metrics
+	check_eq "$_name: status exits $_rc" "$_rc" "$(nt_status)"
+	note "$_name: status says: $(tail -n 1 /host/status.log) (exit $_rc)"
+	grep -E 'OUTDATED|MISSING|DRIFT|\((overridden|edited)' /host/status.log | sed "s/^/# $_name: /"
+	check_eq "$_name: nettune_alarm" "$([ "$_rc" = 0 ] && echo 0 || echo 1)" "$(sample nettune_alarm)"
+	if [ "$_cond" != - ]; then
+		check_match "$_name: the verdict names $_cond" "^(As chosen|Not as it should be) \\(exit $_rc\\): .*$_cond" \
+			"$(tail -n 1 /host/status.log)"
+		check_eq "$_name: nettune_condition $_cond" 1 \
+			"$(grep "^nettune_condition{.*condition=\"$_cond\"" /host/nettune.metrics | awk '{ print $NF }')"
+	fi
+	rules_fire "$_name" "$@"
+}
+
+state_round "in effect" 0 -
+# README.Debian's way to change one value: a later file, applied.
+echo 'net.ipv4.tcp_keepalive_time = 600' >/etc/sysctl.d/70-local.conf
+sysctl -q -p /etc/sysctl.d/70-local.conf
+state_round "a 70-local.conf" 0 overridden
+check_match "a 70-local.conf: the key says so" \
+	'^net.ipv4.tcp_keepalive_time .*/etc/sysctl.d/70-local.conf  \(overridden\)$' "$(cat /host/status.log)"
+rm /etc/sysctl.d/70-local.conf
+sysctl -q -p "$NT_SYSCTL"
+
+tcp_fin_timeout=$(sysctl -n net.ipv4.tcp_fin_timeout)
 sysctl -q -w net.ipv4.tcp_fin_timeout=31
-check "systemctl start $unit.service, after the change" systemctl start "$unit.service"
-check "the exporter answers" metrics
-grep 'tcp_fin_timeout\|nettune_drift\|exit_code\|nettune_in_effect' /host/nettune.metrics | sed 's/^/# exporter after the change: /'
-check_eq "tcp_fin_timeout: drift 1" 1 "$(sample 'nettune_key_drift{key="net.ipv4.tcp_fin_timeout"}')"
-check_eq "tcp_fin_timeout: in effect 0" 0 "$(sample 'nettune_key_in_effect{key="net.ipv4.tcp_fin_timeout"}')"
-check_eq "nettune_drift 1" 1 "$(sample nettune_drift)"
-check_eq "nettune_in_effect 0" 0 "$(sample nettune_in_effect)"
-check_eq "nettune_status_exit_code 3" 3 "$(sample nettune_status_exit_code)"
-check_eq "another key: no drift" 0 "$(sample 'nettune_key_drift{key="net.core.somaxconn"}')"
-check_eq "status exits 3" 3 "$(nt_status)"
+state_round "a sysctl -w" 3 drift NettuneAlarm:drift
+check_eq "a sysctl -w: that key in drift" 1 \
+	"$(sample 'nettune_key_state{key="net.ipv4.tcp_fin_timeout",state="drift"}')"
+check_eq "a sysctl -w: its live value" 31 "$(sample 'nettune_key_value{key="net.ipv4.tcp_fin_timeout"}')"
 rc=0
 wp-panel-nettune status --json >/host/drift.json || rc=$?
 check_eq "status --json exits 3 too" 3 "$rc"
-check_eq "and says so" "drift 3 31 drift" \
-	"$(jq -r '[.verdict, .exit_status, (.keys[] | select(.key == "net.ipv4.tcp_fin_timeout") | .live, .state)] | join(" ")' /host/drift.json)"
+check_eq "and says so" "alarm 3 drift 31 drift" \
+	"$(jq -r '[.verdict, .exit_status, (.conditions | join(",")), (.keys[] | select(.key == "net.ipv4.tcp_fin_timeout") | .live, .state)] | join(" ")' /host/drift.json)"
+sysctl -q -w "net.ipv4.tcp_fin_timeout=$tcp_fin_timeout"
+
+sed -i 's/^net.core.somaxconn = .*/net.core.somaxconn = 8192/' "$NT_SYSCTL"
+wp-panel-nettune apply >/dev/null
+state_round "an edited fragment" 0 edited
+check_match "an edited fragment: the key says so" \
+	'^net.core.somaxconn +8192 +8192 .*  \(edited; the profile: 65535\)$' "$(cat /host/status.log)"
+echo 'wp-panel-nettune wp-panel-nettune/congestion select cubic' | debconf-set-selections
+check "dpkg-reconfigure, cubic, on the edited fragment" \
+	sh -c 'DEBIAN_FRONTEND=noninteractive dpkg-reconfigure wp-panel-nettune >/host/reconfigure.log 2>&1'
+check "ucf kept it and left the new one beside it" test -f "$NT_SYSCTL.ucf-dist"
+state_round "reconfigured, a .ucf-dist" 3 outdated NettuneAlarm:outdated
+check_match "reconfigured: what a new fragment would change" \
+	'^           net.ipv4.tcp_congestion_control: bbr -> \(not set\)$' "$(cat /host/status.log)"
+check_match "reconfigured: the edit stays a choice" '\(edited; the profile: 65535\)$' "$(cat /host/status.log)"
+check_match "reconfigured: and how to take the rest" \
+	"render --congestion cubic sysctl' prints the new" "$(cat /host/status.log)"
+# Taken as status says: the new fragment with the edit kept.
+sed 's/^net.core.somaxconn = .*/net.core.somaxconn = 8192/' "$NT_SYSCTL.ucf-dist" >"$NT_SYSCTL"
+rm "$NT_SYSCTL.ucf-dist"
+check "dpkg-reconfigure applies it" \
+	sh -c 'DEBIAN_FRONTEND=noninteractive dpkg-reconfigure wp-panel-nettune >/host/reconfigure2.log 2>&1'
+state_round "the update taken, the edit kept" 0 edited
+
+echo 'no assignment here' >>"$NT_SYSCTL"
+state_round "a malformed line" 3 malformed NettuneAlarm:malformed
+sed -i '$d' "$NT_SYSCTL"
+
+# The timer's service failing: a textfile directory others may write in is
+# refused, and the file removed rather than left saying all is well.
+chmod o+w "$prom_dir"
+check "the service fails on a directory others may write in" sh -c "! systemctl start $unit.service"
+note "$(systemctl show -p Result --value "$unit.service"): $(journalctl -b -o cat -u "$unit.service" | grep -i 'write\|remov' | tail -n 2 | tr '\n' ' ')"
+check "and removes the file" test ! -e "$prom"
+check "the exporter answers" metrics
+check_eq "and shows no nettune_ metric" "" "$(cat /host/nettune.metrics)"
+rules_fire "the service failing" NettuneMetricsMissing NettuneMetricsAbsent
+chmod o-w "$prom_dir"
 
 mv "$prom_dir" "$prom_dir.away"
 check "without the directory the service succeeds" systemctl start "$unit.service"

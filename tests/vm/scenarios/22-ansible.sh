@@ -10,10 +10,10 @@
 #     update the package lists (cache_valid_time); the profile is cubic (2
 #     vCPUs: "auto" would give BBR), status 0. A third run with -e bbr
 #     changes the preseed and reconfigures the package: bbr in effect,
-#     status 0. With the installer's file put in place, left there as the
-#     inventory says, a fourth run reports the keys it overrides and
-#     succeeds; a fifth, with a 70-local.conf overriding a key as well,
-#     fails its check. The repository is served in the guest on 127.0.0.1
+#     status 0. With the installer's file put in place and applied, left
+#     there as the inventory says, and a 70-local.conf overriding one more
+#     key, a fourth run reports both as chosen and succeeds; a fifth, after
+#     a sysctl -w behind the package's back, fails its check. The repository is served in the guest on 127.0.0.1
 #     (repo_serve), the image's own sources aside; cloud-init, in the image
 #     for scenario 21, stays off without a seed.
 title="Ansible playbook: twice, the second run changes nothing"
@@ -110,24 +110,31 @@ said "third run: the handler reconfigured the package" bbr-run \
 check_profile_in_effect bbr
 check_status_ok "after the third run"
 
-# The installer's file, which the inventory says to leave in place: status
-# exits 3 for the keys it overrides, and the role reports it and succeeds.
+# The installer's file, which the inventory says to leave in place, applied
+# as its own sysctl -p leaves it, and a later file of the administrator's:
+# both are choices, status exits 0, and the role reports them.
 cp /host/installer-2cpu.conf /etc/sysctl.d/99-wp-panel.conf
-check "fourth run, the installer's file in place" playbook installer-run \
+echo 'net.ipv4.tcp_mtu_probing = 0' >/etc/sysctl.d/70-local.conf
+sysctl -q -p /etc/sysctl.d/70-local.conf
+sysctl -q -p /etc/sysctl.d/99-wp-panel.conf
+check "fourth run, the installer's file and a 70-local.conf in place" playbook installer-run \
 	-e wp_panel_nettune_congestion=bbr
 note "fourth run: $(recap installer-run)"
 check_match "fourth run: nothing changed, no failure" \
 	'^ok=[0-9]+ changed=0 unreachable=0 failed=0 ' "$(recap installer-run)"
-said "fourth run: the role reports the overridden keys" installer-run \
-	'/etc/sysctl.d/99-wp-panel.conf +OVERRIDDEN'
+said "fourth run: the role reports the keys the installer's file overrides" installer-run \
+	'/etc/sysctl.d/99-wp-panel.conf +\(overridden\)'
+said "fourth run: and the one of 70-local.conf" installer-run \
+	'tcp_mtu_probing .*/etc/sysctl.d/70-local.conf +\(overridden\)'
 check "the installer's file left where it is, byte for byte" \
 	cmp /host/installer-2cpu.conf /etc/sysctl.d/99-wp-panel.conf
-# Another file overriding a key is no choice the role knows of: it fails.
-echo 'net.ipv4.tcp_mtu_probing = 0' >/etc/sysctl.d/70-local.conf
-playbook local-run -e wp_panel_nettune_congestion=bbr || true
-note "fifth run: $(recap local-run)"
-check_match "fifth run, a 70-local.conf overriding a key: the check fails" \
-	'^ok=[0-9]+ changed=0 unreachable=0 failed=1 ' "$(recap local-run)"
+# A value changed behind the package's back is nobody's choice: it fails.
+sysctl -q -w net.ipv4.tcp_fin_timeout=77
+playbook drift-run -e wp_panel_nettune_congestion=bbr || true
+note "fifth run: $(recap drift-run)"
+check_match "fifth run, after a sysctl -w: the check fails" \
+	'^ok=[0-9]+ changed=0 unreachable=0 failed=1 ' "$(recap drift-run)"
+said "fifth run: and says which key" drift-run 'tcp_fin_timeout .*DRIFT'
 rm /etc/sysctl.d/70-local.conf
 GUEST
 }
