@@ -474,10 +474,9 @@ static int status_collect(const struct context *ctx, struct report *r,
 
 /* status --prometheus --textfile DIR: the metrics written into DIR, for
  * the node exporter's textfile collector. Exit 0 when they are written,
- * whatever they say (drift and an unreadable fragment line are facts the
- * metrics carry in nettune_status_exit_code), and when DIR does not exist;
- * 1 on any other failure, which removes the file: metrics of an earlier
- * run would go on saying all is well. */
+ * whatever they say (the verdict is in nettune_alarm), and when DIR does
+ * not exist; 1 on any other failure, which removes the file: metrics of an
+ * earlier run would go on saying all is well. */
 static int status_textfile(const struct context *ctx, const char *dir,
 			   struct report *report, struct assignments *fragment,
 			   struct assignments *all)
