@@ -4,7 +4,10 @@
 #    "apt-get install --reinstall" of the same version, and an upgrade to a
 #    newer version whose profile differs (tcp_keepalive_time): the edited
 #    fragment is kept whole, the new one is put beside it as .ucf-dist, the
-#    edited value stays live and status shows it and exits 0.
+#    edited value stays live. After the reinstall status exits 0, the edit
+#    a choice; after the upgrade it exits 3: the new keepalive is an update
+#    not taken, named with its value and how to take it, the edit still a
+#    choice.
 title="admin edit survives reinstall and upgrade"
 needs=01
 
@@ -24,7 +27,8 @@ check_eq "reinstall: the edit is kept" "net.ipv4.tcp_fin_timeout 25" \
 check "reinstall: same profile, so no .ucf-dist" test ! -e "$NT_SYSCTL.ucf-dist"
 check_sysctl net.ipv4.tcp_fin_timeout 25
 check_status_ok "after the reinstall"
-check "status shows tcp_fin_timeout 25" grep -Eq 'tcp_fin_timeout.*25' /host/status.log
+check "status shows tcp_fin_timeout 25, edited" \
+	grep -Eq '^net.ipv4.tcp_fin_timeout +25 +25 .*\(edited; the profile: 15\)$' /host/status.log
 cp /host/status.log /host/status-reinstall.log
 
 # Upgrading to a version whose profile differs.
@@ -43,7 +47,15 @@ check_eq ".ucf-dist has the profile's fin_timeout" "net.ipv4.tcp_fin_timeout 15"
 check_sysctl net.ipv4.tcp_fin_timeout 25
 check_sysctl net.ipv4.tcp_keepalive_time 300
 check_fragment_live
-check_status_ok "after the upgrade"
-check "status shows tcp_fin_timeout 25" grep -Eq 'tcp_fin_timeout.*25' /host/status.log
+check_eq "after the upgrade: status exits 3" 3 "$(nt_status)"
+sed 's/^/#   | /' /host/status.log
+check "status shows the edit as a choice" \
+	grep -Eq '^net.ipv4.tcp_fin_timeout +25 +25 .*\(edited; the profile: 15\)$' /host/status.log
+check "and the keepalive not taken" \
+	grep -Eq '^net.ipv4.tcp_keepalive_time +300 +300 .*OUTDATED$' /host/status.log
+check "with the value it would take" \
+	grep -Eq "^ +net.ipv4.tcp_keepalive_time: 300 -> $NEW_KEEPALIVE$" /host/status.log
+check "and where the new fragment is" grep -q "beside it: $NT_SYSCTL.ucf-dist$" /host/status.log
+check_match "the verdict" '^Not as it should be \(exit 3\): outdated\.$' "$(tail -n 1 /host/status.log)"
 GUEST
 }

@@ -7,7 +7,8 @@
 #     - edited: one line of the sysctl fragment changed and applied first.
 #       The edit is kept whole (the new fragment beside it as .ucf-dist),
 #       the unedited modules fragment follows the new version, the edited
-#       values stay live, and status shows them and exits 0;
+#       values stay live; status shows the edit as a choice and the new
+#       keepalive as an update not taken, and exits 3;
 #     - unedited: the new fragment replaces the old one, the new keepalive
 #       is live, status shows it and exits 0.
 title="upgrade from the repository: edit kept, new values live"
@@ -61,7 +62,14 @@ else
 fi
 check_sysctl net.ipv4.tcp_keepalive_time "$keepalive"
 check_fragment_live
-check_status_ok "after the upgrade"
+if [ "$EDIT" = 1 ]; then
+	check_eq "after the upgrade: status exits 3 (an update not taken)" 3 "$(nt_status)"
+	check "status names the keepalive outdated" \
+		grep -Eq "^net.ipv4.tcp_keepalive_time +300 +300 .*OUTDATED$" /host/status.log
+	check "and the edit a choice" grep -q "(edited; the profile: " /host/status.log
+else
+	check_status_ok "after the upgrade"
+fi
 check "status shows tcp_keepalive_time $keepalive live" \
 	grep -Eq "^net.ipv4.tcp_keepalive_time +$keepalive +$keepalive " /host/status.log
 check "status shows tcp_fin_timeout $fin live" \

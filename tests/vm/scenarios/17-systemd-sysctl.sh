@@ -6,7 +6,7 @@
 #     empty file masking one, lines ended by a lone CR and by NUL, a
 #     5000-byte line, and a line over systemd's 1 MiB limit followed by an
 #     assignment. Then systemd-sysctl applies every file, as at boot, and for
-#     each key of the fragment status must say OVERRIDDEN exactly when the
+#     each key of the fragment status must say (overridden) exactly when the
 #     value systemd left live is not ours, and name the file systemd took it
 #     from. Last, a FIFO named *.conf: systemd-sysctl blocks on it; status
 #     does not, and says so.
@@ -49,7 +49,7 @@ while IFS= read -r line; do
 	case $key in net.*) ;; *) continue ;; esac
 	keys=$((keys + 1))
 	live=$(sysctl_value "$key") || continue
-	case $rest in *OVERRIDDEN*) said_over=yes ;; *) said_over=no ;; esac
+	case $rest in *"(overridden)"*) said_over=yes ;; *) said_over=no ;; esac
 	is_over=no
 	[ "$live" = "$want" ] || is_over=yes
 	if [ "$said_over" = "$is_over" ]; then
@@ -67,9 +67,9 @@ check "a directory hides the /usr/lib file" \
 check "and status says so" grep -q "$e/70-dir.conf: Is a directory: systemd-sysctl fails to read it" /host/status.log
 check "a dangling link hides it too" grep -Eq "^net.ipv4.tcp_fin_timeout .*60-wp-panel-nettune.conf$" /host/status.log
 check "an empty file masks" grep -Eq "^net.ipv4.tcp_keepalive_probes .*60-wp-panel-nettune.conf$" /host/status.log
-check "a lone CR ends a line" grep -Eq "^net.ipv4.tcp_notsent_lowat .*$r/74-cr.conf  OVERRIDDEN" /host/status.log
-check "a NUL ends a line" grep -Eq "^net.ipv4.tcp_slow_start_after_idle .*$u/75-nul.conf  OVERRIDDEN" /host/status.log
-check "a 5000-byte line counts" grep -Eq "^net.ipv4.tcp_tw_reuse .*$u/76-long.conf  OVERRIDDEN" /host/status.log
+check "a lone CR ends a line" grep -Eq "^net.ipv4.tcp_notsent_lowat .*$r/74-cr.conf  \\(overridden\\)" /host/status.log
+check "a NUL ends a line" grep -Eq "^net.ipv4.tcp_slow_start_after_idle .*$u/75-nul.conf  \\(overridden\\)" /host/status.log
+check "a 5000-byte line counts" grep -Eq "^net.ipv4.tcp_tw_reuse .*$u/76-long.conf  \\(overridden\\)" /host/status.log
 check "a line over 1 MiB ends the file" grep -Eq "^net.ipv4.tcp_syncookies .*60-wp-panel-nettune.conf$" /host/status.log
 check "status reports the line" grep -q "77-overlimit.conf:1: line longer than 1048575 bytes" /host/status.log
 sed 's/^/# status: /' /host/status.log
