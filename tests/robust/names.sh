@@ -36,7 +36,7 @@ echo 30 >"$t/proc/sys/net/ipv4/tcp_fin_timeout"
 check_eq "a key assigned twice: no metric sample is repeated" "" \
 	"$(grep -v '^#' "$work/prom" | sed 's/ [^ ]*$//' | LC_ALL=C sort | uniq -d)"
 check_match "and its samples carry the last value" \
-	'^nettune_key_info\{.*key="net.ipv4.tcp_fin_timeout".*wanted="30"' "$(cat "$work/prom")"
+	'^nettune_key_value\{key="net.ipv4.tcp_fin_timeout"\} 30$' "$(cat "$work/prom")"
 "$bin" --root "$t" status --json >"$work/json" 2>&1 || true
 check_eq "a key assigned twice: one JSON entry, the last value" "30" \
 	"$(python3 -c 'import json, sys
