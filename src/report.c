@@ -20,11 +20,13 @@
 #error "VERSION is the one of debian/changelog, given by the Makefile"
 #endif
 
-/* Each state's name, and whether nobody chose it. */
-static const struct {
+/* A state's or a condition's name, and whether nobody chose it. */
+struct named_state {
 	const char *name;
 	bool alarm;
-} key_states[KEY_STATE_MAX] = {
+};
+
+static const struct named_state key_states[KEY_STATE_MAX] = {
 	[KEY_IN_EFFECT] = { "in-effect", false },
 	[KEY_OVERRIDDEN] = { "overridden", false },
 	[KEY_EDITED] = { "edited", false },
@@ -36,10 +38,7 @@ static const struct {
 	[KEY_DRIFT] = { "drift", true },
 };
 
-static const struct {
-	const char *name;
-	bool alarm;
-} conditions[CONDITION_MAX] = {
+static const struct named_state conditions[CONDITION_MAX] = {
 	[CONDITION_NOT_TUNED] = { "not-tuned", true },
 	[CONDITION_MALFORMED] = { "malformed", true },
 	[CONDITION_DRIFT] = { "drift", true },

@@ -50,17 +50,14 @@ static bool read_marker(const char *root, const char *path, unsigned *ret_cpus,
 	return found;
 }
 
-/* The fragment's marker; without one, no CPU count (0) and auto. */
+/* The fragment's marker; without one, no CPU count (0) and auto. The
+ * fields are left as they are where the line lacks them. */
 static void fragment_marker(const char *root, struct report *r)
 {
 	r->fragment_cpus = 0;
 	r->have_choice = false;
 	r->choice = CONGESTION_AUTO;
-	if (!read_marker(root, FRAGMENT_SYSCTL, &r->fragment_cpus, &r->have_choice,
-			 &r->choice))
-		r->fragment_cpus = 0;
-	if (!r->have_choice)
-		r->choice = CONGESTION_AUTO;
+	read_marker(root, FRAGMENT_SYSCTL, &r->fragment_cpus, &r->have_choice, &r->choice);
 }
 
 /* The congestion choice of the newest rendering: that of a version ucf put
