@@ -78,12 +78,20 @@ bool condition_alarm(enum condition condition)
 	return conditions[condition].alarm;
 }
 
+/* A container or chroot whose kernel the package left alone on purpose, as
+ * its maintainer scripts recorded. The environment alone does not tell: a
+ * sandboxed service, such as the metrics timer's, cannot see PID 1's root
+ * and takes itself for a chroot. */
+bool report_left_alone(const struct report *r)
+{
+	return r->info.environment != ENVIRONMENT_HOST && r->left_alone_recorded;
+}
+
 /* Listed in modules-load.d, and systemd-modules-load cannot load it; in a
  * container or chroot nothing loads modules at boot, on purpose. */
 bool module_unloadable(const struct report *r, const struct module_facts *m)
 {
-	return m->listed && !modstate_usable(m->state) &&
-	       r->info.environment == ENVIRONMENT_HOST;
+	return m->listed && !modstate_usable(m->state) && !report_left_alone(r);
 }
 
 static bool link_has_qdisc(const struct qdisc_link *link, const char *kind)
@@ -152,7 +160,7 @@ bool report_condition(const struct report *r, enum condition condition)
 	case CONDITION_EDITED:
 		return any_key(r, KEY_EDITED, KEY_EDITED);
 	case CONDITION_LEFT_ALONE:
-		return r->info.environment != ENVIRONMENT_HOST;
+		return report_left_alone(r);
 	case CONDITION_CONGESTION_CHOSEN:
 		return r->fragment_present && r->have_choice &&
 		       r->choice != CONGESTION_AUTO;
@@ -377,7 +385,7 @@ void report_print_text(const struct report *r, FILE *f)
 		print_text_verdict(r, verdict, f);
 		return;
 	}
-	if (info->environment != ENVIRONMENT_HOST) {
+	if (report_left_alone(r)) {
 		char container[TEXT_ESCAPED_SIZE(sizeof(info->container))];
 
 		fprintf(f,

@@ -124,6 +124,8 @@ struct report {
 	size_t n_links;
 	struct qdisc_link links[REPORT_LINKS_MAX];
 	bool boot_unknown; /* a sysctl.d file could not be read */
+	/* The maintainer scripts left this kernel alone (STATE_FIRSTBOOT). */
+	bool left_alone_recorded;
 };
 
 const char *key_state_to_string(enum key_state state);
@@ -132,6 +134,7 @@ const char *condition_to_string(enum condition condition);
 bool condition_alarm(enum condition condition);
 bool module_unloadable(const struct report *r, const struct module_facts *m);
 bool report_qdisc_pending(const struct report *r);
+bool report_left_alone(const struct report *r);
 bool report_condition(const struct report *r, enum condition condition);
 enum verdict report_verdict(const struct report *r);
 int report_exit_status(enum verdict verdict);

@@ -13,6 +13,9 @@
  * maintainer scripts whenever ucf left the fragment equal to the rendering:
  * status tells an administrator's edit from an update not taken by it. */
 #define STATE_BASE STATE_DIR "/fragment.base"
+/* Left by the maintainer scripts when they left the running kernel alone
+ * (a chroot, a container), for the next boot that may tune it. */
+#define STATE_FIRSTBOOT STATE_DIR "/firstboot"
 /* The longest line of the record: a key and three values, tab-separated. */
 #define STATE_LINE_MAX (KEY_MAX + 3 * VALUE_MAX + 3)
 /* The profile has about 25 keys: 64 lines of the longest kind is more than

@@ -80,6 +80,15 @@ static enum congestion newest_choice(const char *root, const struct report *r)
 	return r->choice;
 }
 
+/* Whether anything, even a dangling link, stands at path under the root. */
+static bool exists_under(const char *root, const char *path)
+{
+	char full[PATH_MAX_LEN];
+	struct stat st;
+
+	return root_path(full, sizeof(full), root, path) == 0 && lstat(full, &st) == 0;
+}
+
 /* Whether two files under the root hold the same bytes. */
 static bool same_contents(const char *root, const char *a, const char *b)
 {
@@ -120,12 +129,10 @@ static void status_base(const struct context *ctx, struct report *r)
 	r->edited = r->base_present &&
 		    !same_contents(ctx->root, FRAGMENT_SYSCTL, STATE_BASE);
 	for (size_t i = 0; i < ELEMENTSOF(suffixes); i++) {
-		char name[sizeof(FRAGMENT_SYSCTL) + 16], path[PATH_MAX_LEN];
-		struct stat st;
+		char name[sizeof(FRAGMENT_SYSCTL) + 16];
 
 		snprintf(name, sizeof(name), "%s%s", FRAGMENT_SYSCTL, suffixes[i]);
-		if (root_path(path, sizeof(path), ctx->root, name) == 0 &&
-		    lstat(path, &st) == 0)
+		if (exists_under(ctx->root, name))
 			r->ucf_left[n++] = suffixes[i];
 	}
 }
@@ -204,7 +211,7 @@ static void status_key(const struct context *ctx, struct report *r,
 	}
 	boot_value = k->boot && k->boot->value[0] ? k->boot->value : k->wanted->value;
 	same = k->live_error == 0 && strcmp(k->live, boot_value) == 0;
-	if (!same && r->info.environment != ENVIRONMENT_HOST)
+	if (!same && report_left_alone(r))
 		k->state = KEY_LEFT_ALONE;
 	else if (k->live_error == -ENOENT && k->wanted->ignore_failure)
 		k->state = KEY_NOT_IN_NAMESPACE;
@@ -413,6 +420,7 @@ static int status_collect(const struct context *ctx, struct report *r,
 
 	fragment_marker(ctx->root, r);
 	status_base(ctx, r);
+	r->left_alone_recorded = exists_under(ctx->root, STATE_FIRSTBOOT);
 	/* The profile as this version renders it for the machine the fragment
 	 * was made for: its CPU count, and its modules where one has become
 	 * unloadable since (module-unloadable says so, not outdated). */

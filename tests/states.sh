@@ -90,6 +90,8 @@ make_state() {
 	left-alone)
 		mkdir -p "$_t/run/systemd"
 		echo lxc >"$_t/run/systemd/container"
+		# What the postinst leaves when it leaves the kernel alone.
+		echo congestion=auto >"$_t/var/lib/wp-panel-nettune/firstboot"
 		state_live "$_t" net.core.somaxconn 4096
 		;;
 	malformed)

@@ -93,6 +93,7 @@ static void test_verdict(void **state _unused_)
 		DRIFT,
 		UNLOADABLE,
 		UNLOADABLE_IN_CONTAINER,
+		CHROOT_UNRECORDED,
 		BOOT_UNKNOWN,
 		NO_FRAGMENT,
 		BAD_LINES,
@@ -118,6 +119,9 @@ static void test_verdict(void **state _unused_)
 		{ DRIFT, VERDICT_ALARM, 3, "drift " },
 		{ UNLOADABLE, VERDICT_ALARM, 3, "module-unloadable " },
 		{ UNLOADABLE_IN_CONTAINER, VERDICT_CHOSEN, 0, "left-alone " },
+		/* A chroot the maintainer scripts did not leave alone (a
+		 * sandboxed service takes itself for one): no choice. */
+		{ CHROOT_UNRECORDED, VERDICT_ALARM, 3, "module-unloadable " },
 		{ BOOT_UNKNOWN, VERDICT_ALARM, 3, "boot-unknown " },
 		{ NO_FRAGMENT, VERDICT_ALARM, 3, "not-tuned " },
 		{ BAD_LINES, VERDICT_ALARM, 3, "malformed " },
@@ -142,6 +146,7 @@ static void test_verdict(void **state _unused_)
 			break;
 		case LEFT_ALONE:
 			r.info.environment = ENVIRONMENT_CONTAINER;
+			r.left_alone_recorded = true;
 			keys[0].state = KEY_LEFT_ALONE;
 			break;
 		case ABSENT:
@@ -165,6 +170,11 @@ static void test_verdict(void **state _unused_)
 		case UNLOADABLE_IN_CONTAINER:
 			r.modules[0].state = MODSTATE_MISSING;
 			r.info.environment = ENVIRONMENT_CONTAINER;
+			r.left_alone_recorded = true;
+			break;
+		case CHROOT_UNRECORDED:
+			r.info.environment = ENVIRONMENT_CHROOT;
+			r.modules[0].state = MODSTATE_MISSING;
 			break;
 		case BOOT_UNKNOWN:
 			r.boot_unknown = true;
