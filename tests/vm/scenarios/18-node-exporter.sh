@@ -13,7 +13,9 @@
 #     NettuneAlarm), an edited fragment (edited, exit 0), then
 #     dpkg-reconfigure answered cubic, which leaves a .ucf-dist (outdated,
 #     exit 3, NettuneAlarm), a malformed line (malformed, exit 3,
-#     NettuneAlarm), the timer's service failing (no file: NettuneMetricsMissing).
+#     NettuneAlarm), the timer's service failing (the file left, its time
+#     standing still), and after the purge NettuneMetricsMissing and
+#     NettuneMetricsAbsent.
 #     The service
 #     keeps only setuid and setgid of root, has no devices and a time limit.
 #     Without the directory the service and the helper's writer do nothing
@@ -104,7 +106,11 @@ while read -r key value; do
 		"$(grep "^nettune_key_state{key=\"$key\"," /host/nettune.metrics | grep -v 'state="in-effect"' | awk '{ s += $NF } END { print s + 0 }')"
 	case $value in
 	*[!0-9]*) check_eq "$key: no live value metric for '$value'" "(none)" "$(sample "nettune_key_value{key=\"$key\"}")" ;;
-	*) check_eq "$key: live value $value" "$value" "$(sample "nettune_key_value{key=\"$key\"}")" ;;
+	*)
+		# The exporter prints a large number as a float (1.6777216e+07).
+		check_eq "$key: live value $value" "$value" \
+			"$(sample "nettune_key_value{key=\"$key\"}" | awk '{ printf "%.0f\n", $1 }')"
+		;;
 	esac
 done </tmp/settings
 check "the fragment's keys ($keys)" test "$keys" -ge 18
@@ -115,7 +121,10 @@ check "the fragment's keys ($keys)" test "$keys" -ge 18
 # minutes: at 50 minutes exactly the ALERTs fire (NettuneAlarm:CONDITION,
 # NettuneMetricsMissing, NettuneMetricsAbsent), none other of the four. The
 # annotations expected are the rules' own, rendered for this node.
-rules=/usr/share/doc/wp-panel-nettune/examples/wp-panel-nettune.rules.yml
+# A copy, for after the purge.
+rules=/tmp/wp-panel-nettune.rules.yml
+check "the package ships its alerting rules" \
+	cp /usr/share/doc/wp-panel-nettune/examples/wp-panel-nettune.rules.yml "$rules"
 expected_alert() {
 	case $1 in
 	NettuneAlarm:*)
@@ -141,7 +150,7 @@ expected_alert() {
 	esac
 }
 rules_fire() {
-	_name=$1
+	_rules_name=$1
 	shift
 	{
 		echo "rule_files: [$rules]"
@@ -168,29 +177,29 @@ rules_fire() {
 				echo "        exp_alerts: []"
 			fi
 		done
-	} >"/host/rules-$_name.test.yml"
-	check "$_name: the shipped rules fire ${*:-nothing}" \
-		promtool test rules "/host/rules-$_name.test.yml"
+	} >"/host/rules-$_rules_name.test.yml"
+	check "$_rules_name: the shipped rules fire ${*:-nothing}" \
+		promtool test rules "/host/rules-$_rules_name.test.yml"
 }
 # state_round NAME RC CONDITION ALERT...: the service run and the exporter
 # read; status exits RC, its last line and the metrics name CONDITION (or
 # none: -), and the rules fire the ALERTs.
 state_round() {
-	_name=$1 _rc=$2 _cond=$3
+	_round=$1 _rc=$2 _cond=$3
 	shift 3
-	check "$_name: systemctl start $unit.service" systemctl start "$unit.service"
-	check "$_name: the exporter answers" metrics
-	check_eq "$_name: status exits $_rc" "$_rc" "$(nt_status)"
-	note "$_name: status says: $(tail -n 1 /host/status.log) (exit $_rc)"
-	grep -E 'OUTDATED|MISSING|DRIFT|\((overridden|edited)' /host/status.log | sed "s/^/# $_name: /"
-	check_eq "$_name: nettune_alarm" "$([ "$_rc" = 0 ] && echo 0 || echo 1)" "$(sample nettune_alarm)"
+	check "$_round: systemctl start $unit.service" systemctl start "$unit.service"
+	check "$_round: the exporter answers" metrics
+	check_eq "$_round: status exits $_rc" "$_rc" "$(nt_status)"
+	note "$_round: status says: $(tail -n 1 /host/status.log) (exit $_rc)"
+	grep -E 'OUTDATED|MISSING|DRIFT|\((overridden|edited)' /host/status.log | sed "s/^/# $_round: /"
+	check_eq "$_round: nettune_alarm" "$([ "$_rc" = 0 ] && echo 0 || echo 1)" "$(sample nettune_alarm)"
 	if [ "$_cond" != - ]; then
-		check_match "$_name: the verdict names $_cond" "^(As chosen|Not as it should be) \\(exit $_rc\\): .*$_cond" \
+		check_match "$_round: the verdict names $_cond" "^(As chosen|Not as it should be) \\(exit $_rc\\): .*$_cond" \
 			"$(tail -n 1 /host/status.log)"
-		check_eq "$_name: nettune_condition $_cond" 1 \
+		check_eq "$_round: nettune_condition $_cond" 1 \
 			"$(grep "^nettune_condition{.*condition=\"$_cond\"" /host/nettune.metrics | awk '{ print $NF }')"
 	fi
-	rules_fire "$_name" "$@"
+	rules_fire "$_round" "$@"
 }
 
 state_round "in effect" 0 -
@@ -243,14 +252,15 @@ state_round "a malformed line" 3 malformed NettuneAlarm:malformed
 sed -i '$d' "$NT_SYSCTL"
 
 # The timer's service failing: a textfile directory others may write in is
-# refused, and the file removed rather than left saying all is well.
+# refused, before anything in it is touched. The file of the last run stays,
+# no longer written: NettuneMetricsStale fires on its age (make
+# check-alerts proves that rule; here, that the file's time stands still).
+mtime=$(stat -c %Y "$prom")
+sleep 1
 chmod o+w "$prom_dir"
 check "the service fails on a directory others may write in" sh -c "! systemctl start $unit.service"
-note "$(systemctl show -p Result --value "$unit.service"): $(journalctl -b -o cat -u "$unit.service" | grep -i 'write\|remov' | tail -n 2 | tr '\n' ' ')"
-check "and removes the file" test ! -e "$prom"
-check "the exporter answers" metrics
-check_eq "and shows no nettune_ metric" "" "$(cat /host/nettune.metrics)"
-rules_fire "the service failing" NettuneMetricsMissing NettuneMetricsAbsent
+note "$(systemctl show -p Result --value "$unit.service"): $(journalctl -b -o cat -u "$unit.service" | grep -i 'writable' | tail -n 1)"
+check_eq "and leaves the last file as it was, its time unchanged" "$mtime" "$(stat -c %Y "$prom")"
 chmod o-w "$prom_dir"
 
 mv "$prom_dir" "$prom_dir.away"
@@ -264,6 +274,7 @@ check "the .prom file is gone" test ! -e "$prom"
 check "the timer is gone" sh -c "! systemctl is-enabled $unit.timer"
 check "the exporter answers" metrics
 check_eq "and shows no nettune_ metric" "" "$(cat /host/nettune.metrics)"
+rules_fire "after the purge" NettuneMetricsMissing NettuneMetricsAbsent
 GUEST
 }
 
