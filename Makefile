@@ -73,7 +73,11 @@ include tests/tests.mk
 
 install: $(B)/wp-panel-nettune
 	install -D -m 0755 $(B)/wp-panel-nettune $(DESTDIR)$(SBINDIR)/wp-panel-nettune
-	install -D -m 0644 man/wp-panel-nettune.8 $(DESTDIR)$(MANDIR)/man8/wp-panel-nettune.8
+	# The version on the man page's title line is debian/changelog's.
+	install -d $(DESTDIR)$(MANDIR)/man8
+	sed '1,/^\.TH /s/"wp-panel-nettune [^"]*"/"wp-panel-nettune $(VERSION)"/' \
+		man/wp-panel-nettune.8 >$(DESTDIR)$(MANDIR)/man8/wp-panel-nettune.8
+	chmod 0644 $(DESTDIR)$(MANDIR)/man8/wp-panel-nettune.8
 	install -d $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/installer
 	install -m 0644 share/installer/* $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/installer/
 
