@@ -7,7 +7,7 @@
 # 0600 file and swaps node-exporter for a symlink to that directory for a
 # moment, in a tight loop, while root runs the writer again and again. The 0600 file must stay as it
 # is, and nothing may appear outside the real directory. The shell writer of
-# version 0.1.0 is run the same way for the record (NETTUNE_OLD_WRITER=FILE).
+# the first metrics timer (before 0.2.0) is run the same way for the record (NETTUNE_OLD_WRITER=FILE).
 #
 # usage: tests/robust/metrics.sh BINARY    (root: it runs the attack as nobody)
 set -eu
@@ -96,7 +96,7 @@ attack() {
 	lost=$_lost
 }
 
-# The writer of 0.1.0: debian/prometheus-textfile, its paths pointed into
+# The first timer's writer: debian/prometheus-textfile, its paths pointed into
 # the tree; status as slow as on a loaded machine, 0.1 s between the
 # temporary file's creation and its chmod, the window strace gives the new
 # writer below by holding it before it sets the temporary file's mode.
@@ -116,7 +116,7 @@ fi
 for owner in root nobody; do
 	chown "$owner:" "$dir"
 	if [ -n "${NETTUNE_OLD_WRITER:-}" ]; then
-		attack "node-exporter owned by $owner, the shell writer of 0.1.0" sh "$work/old-writer"
+		attack "node-exporter owned by $owner, the first shell writer" sh "$work/old-writer"
 		find "$dir" "$attacker" -mindepth 1 -delete
 	fi
 	attack "node-exporter owned by $owner, status --prometheus --textfile" \
