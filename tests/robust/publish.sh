@@ -1,0 +1,313 @@
+#!/bin/sh
+# tools/publish refuses every site machines should not be given, each with
+# one line, and makes the others. The repositories are small ones made here
+# in make repo's layout (two packages, indices, InRelease and Release.gpg
+# signed by a subkey of a throwaway key), so that a case is a file changed,
+# a key swapped or a version given; the site served now is a folder
+# publish made, served by python3 -m http.server on 127.0.0.1. Seconds; the
+# real make repo output goes through publish in tests/robust/signing-key.sh.
+#
+# usage: tests/robust/publish.sh [BINARY]    (the helper is not used)
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$here/../lib.sh"
+
+for c in gpg gpgv curl dpkg-deb xz python3; do
+	if ! command -v "$c" >/dev/null 2>&1; then
+		fail "tests/robust/publish.sh needs $c (tools/install-deps publish)"
+		summary
+		exit 1
+	fi
+done
+work=$(mktemp -d /tmp/nettune-robust-publish.XXXXXX)
+server=
+cleanup() {
+	[ -z "$server" ] || kill "$server" 2>/dev/null
+	for h in "$work"/gnupg-*; do
+		[ -d "$h" ] && gpgconf --homedir "$h" --kill all 2>/dev/null
+	done
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+keyring=wp-panel-nettune-archive-keyring
+
+# --- Keys --------------------------------------------------------------------
+# A primary key A with signing subkeys A1 and A2, and another primary B with
+# its subkey B1, made by tools/release-key in throwaway homes.
+rk() { GNUPGHOME=$work/gnupg-$1 "$top/tools/release-key" --no-passphrase "$2" "$3"; }
+for k in a b; do
+	mkdir -m 700 "$work/gnupg-$k"
+	rk "$k" new "publish test key $k <$k@packages.invalid>" >/dev/null 2>&1
+done
+fprs() { gpg --homedir "$work/gnupg-$1" --batch --no-auto-check-trustdb --with-colons --list-keys | awk -F: '$1 == "fpr" { print $10 }'; }
+A=$(fprs a | sed -n 1p) A1=$(fprs a | sed -n 2p) B=$(fprs b | sed -n 1p) B1=$(fprs b | sed -n 2p)
+gpg --homedir "$work/gnupg-a" --batch --armor --export "$A" >"$work/key-a1.asc"
+rk a rotate 1y >/dev/null 2>&1
+A2=$(fprs a | sed -n 3p)
+gpg --homedir "$work/gnupg-a" --batch --armor --export "$A" >"$work/key-a12.asc"
+gpg --homedir "$work/gnupg-b" --batch --armor --export "$B" >"$work/key-b1.asc"
+check "three signing subkeys made" test -n "$A1" -a -n "$A2" -a -n "$B1"
+
+# --- Packages ----------------------------------------------------------------
+# deb FILE NAME VERSION ARCH [KEYFILE] [NOTE]: $work/debs/FILE, a package
+# that installs the key file where the keyring package installs it, if
+# given, and a README saying NOTE (another NOTE, other contents).
+mkdir "$work/debs"
+deb() {
+	_d=$work/pkg
+	rm -rf "$_d"
+	mkdir -p "$_d/DEBIAN" "$_d/usr/share/doc/$2"
+	printf 'Package: %s\nVersion: %s\nArchitecture: %s\nMaintainer: x <x@packages.invalid>\nDescription: %s\n' \
+		"$2" "$3" "$4" "$2" >"$_d/DEBIAN/control"
+	echo "$2 $3 ${6:-}" >"$_d/usr/share/doc/$2/README"
+	if [ -n "${5:-}" ]; then
+		mkdir -p "$_d/usr/share/keyrings"
+		cp "$5" "$_d/usr/share/keyrings/$keyring.asc"
+	fi
+	find "$_d" -exec touch -h -d @1780000000 {} +
+	SOURCE_DATE_EPOCH=1780000000 dpkg-deb -Zxz --root-owner-group -b "$_d" "$work/debs/$1" >/dev/null
+	rm -rf "$_d"
+}
+deb nt-0.1.0 wp-panel-nettune 0.1.0 amd64
+deb nt-0.1.0-other wp-panel-nettune 0.1.0 amd64 "" other
+deb nt-0.0.9 wp-panel-nettune 0.0.9 amd64
+deb nt-0.1.1 wp-panel-nettune 0.1.1 amd64
+deb nt-0.1.1-arm64 wp-panel-nettune 0.1.1 arm64
+deb nt-0.1.2 wp-panel-nettune 0.1.2 amd64
+deb nt-0.1.2-arm64 wp-panel-nettune 0.1.2 arm64
+deb kr-1 "$keyring" 1 all "$work/key-a1.asc"
+deb kr-1-a12 "$keyring" 1 all "$work/key-a12.asc"
+deb kr-1-b "$keyring" 1 all "$work/key-b1.asc"
+deb kr-2 "$keyring" 2 all "$work/key-a12.asc"
+gpg --homedir "$work/gnupg-a" --batch --armor --pinentry-mode loopback --passphrase '' \
+	--export-secret-subkeys "$A1!" >"$work/leak.asc"
+deb nt-0.1.2-leak wp-panel-nettune 0.1.2 amd64 "$work/leak.asc"
+differs() { ! cmp -s "$1" "$2"; }
+check "the other 0.1.0 has other contents" differs "$work/debs/nt-0.1.0" "$work/debs/nt-0.1.0-other"
+
+# --- Repositories -------------------------------------------------------------
+# repo NAME URL HOME SIGNER KEYFILE 'ARCH...' DEB...: a repository in make
+# repo's layout at $work/NAME for URL/debian, signed in HOME by the subkey
+# SIGNER, publishing KEYFILE as the key, and the DEBs of $work/debs (those
+# of architecture all in every index).
+repo() {
+	_r=$work/$1 _url=$2 _home=$3 _signer=$4 _key=$5 _arches=$6
+	shift 6
+	mkdir -p "$_r/pool/main" "$_r/dists/trixie/main"
+	for _deb; do
+		_f=$work/debs/$_deb
+		cp "$_f" "$_r/pool/main/$(dpkg-deb -f "$_f" Package)_$(dpkg-deb -f "$_f" Version)_$(dpkg-deb -f "$_f" Architecture).deb"
+	done
+	for _a in $_arches; do
+		_i=$_r/dists/trixie/main/binary-$_a
+		mkdir -p "$_i"
+		for _f in "$_r"/pool/main/*.deb; do
+			_arch=$(dpkg-deb -f "$_f" Architecture)
+			[ "$_arch" = "$_a" ] || [ "$_arch" = all ] || continue
+			dpkg-deb -f "$_f" Package Version Architecture Maintainer
+			echo "Filename: pool/main/$(basename "$_f")"
+			echo "Size: $(wc -c <"$_f" | tr -d ' ')"
+			echo "SHA256: $(sha256sum <"$_f" | cut -d' ' -f1)"
+			dpkg-deb -f "$_f" Description
+			echo
+		done >"$_i/Packages"
+		xz -k "$_i/Packages"
+	done
+	{
+		printf 'Origin: wp-panel-nettune\nLabel: wp-panel-nettune\nCodename: trixie\n'
+		printf 'Date: %s\nArchitectures: %s source\nComponents: main\nSHA256:\n' \
+			"$(date -u -R)" "$_arches"
+		(cd "$_r/dists/trixie" && for _f in main/binary-*/Packages*; do
+			echo " $(sha256sum <"$_f" | cut -d' ' -f1) $(wc -c <"$_f" | tr -d ' ') $_f"
+		done)
+	} >"$_r/dists/trixie/Release"
+	_g() { gpg --homedir "$_home" --batch --yes --digest-algo SHA512 --local-user "$_signer!" "$@"; }
+	_g --clearsign -o "$_r/dists/trixie/InRelease" "$_r/dists/trixie/Release" 2>/dev/null
+	_g --armor --detach-sign -o "$_r/dists/trixie/Release.gpg" "$_r/dists/trixie/Release" 2>/dev/null
+	cp "$_key" "$_r/$keyring.asc"
+	printf 'Types: deb\nURIs: %s/debian\nSuites: trixie\nComponents: main\nSigned-By: %s\n' \
+		"$_url" "/usr/share/keyrings/$keyring.asc" >"$_r/wp-panel-nettune.sources"
+}
+
+# A local port: the one the site is served on, and one nothing listens on.
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+port=$(free_port)
+url=http://127.0.0.1:$port
+deaf=http://127.0.0.1:$(free_port)
+
+# publish NAME [OPTION...]: tools/publish on the repository NAME into
+# $work/site-NAME (site-NAME.2 and so on when that exists), for $url and the
+# fingerprint of A unless OPTIONs say otherwise; checks that it exits with
+# $want, and sets rc and out (check_rc).
+publish() {
+	_n=$1 _o=$work/site-$1 _i=1
+	shift
+	while [ -e "$_o" ]; do
+		_i=$((_i + 1))
+		_o=$work/site-$_n.$_i
+	done
+	check_rc "publish $_n $*: exit $want" "$want" "$top/tools/publish" --fingerprint "$A" --url "$url" \
+		--repo "$work/$_n" "$@" "$_o"
+}
+lines() { printf '%s\n' "$out" | grep -c .; }
+
+# --- Nothing served yet --------------------------------------------------------
+repo good "$url" "$work/gnupg-a" "$A1" "$work/key-a1.asc" amd64 \
+	nt-0.1.0 kr-1
+# The site is checked against what $url serves: nothing, for now.
+want=0 publish good --tag v0.1.0
+check_match "the first site: nothing answers, said" "^publish: $url does not answer" "$out"
+check_match "and reported on standard output" "^publish: wp-panel-nettune 0.1.0 for amd64, not reachable" "$out"
+s=$work/site-good
+check "the site holds the repository" test -f "$s/debian/dists/trixie/InRelease" -a -f "$s/debian/wp-panel-nettune.sources"
+check "the keyring package at a stable name, the one the repository publishes" \
+	cmp "$s/$keyring.deb" "$work/debs/kr-1"
+check "the public key beside it" cmp "$s/$keyring.asc" "$work/key-a1.asc"
+check_match "index.html gives the fingerprint" "$(echo "$A" | cut -c1-4) $(echo "$A" | cut -c5-8)" "$(cat "$s/index.html")"
+check "no folder but the site's" test ! -e "$s.new.$$"
+
+# --- Refusals on the repository alone -------------------------------------------
+want=1
+publish good --fingerprint "$B"
+check_eq "another fingerprint expected: one line" \
+	"publish: the keyring package's key is $A, not the expected $B" "$out"
+publish good --tag v0.1.1
+check_eq "a tag that is not the version" \
+	"publish: the tag v0.1.1 is not the version published, 0.1.0 (debian/changelog): tag v0.1.0" "$out"
+check_rc "publish for another URL: exit 1" 1 "$top/tools/publish" --fingerprint "$A" --url "$deaf" \
+	--repo "$work/good" "$work/site-deaf"
+check_match "the .sources must point to the site" \
+	"^publish: .*/wp-panel-nettune.sources names URIs: $url/debian, not $deaf/debian: make the repository with make repo REPO_URL=$deaf/debian$" "$out"
+check_eq "in one line" 1 "$(lines)"
+check_rc "publish into an existing folder: exit 1" 1 "$top/tools/publish" --fingerprint "$A" \
+	--url "$url" --repo "$work/good" "$work/site-good"
+check_eq "an existing folder is not replaced" "publish: $work/site-good exists: give a folder that does not exist yet" "$out"
+
+cp -a "$work/good" "$work/stale"
+echo >>"$work/stale/dists/trixie/main/binary-amd64/Packages"
+publish stale
+check_eq "an index changed after signing" \
+	"publish: dists/trixie/main/binary-amd64/Packages does not match its SHA256 (the index that lists it is stale or the file was changed)" "$out"
+
+cp -a "$work/good" "$work/swapped"
+cp "$work/debs/nt-0.1.0-other" "$work/swapped/pool/main/wp-panel-nettune_0.1.0_amd64.deb"
+publish swapped
+check_eq "a package changed after indexing" \
+	"publish: pool/main/wp-panel-nettune_0.1.0_amd64.deb does not match its SHA256 (the index that lists it is stale or the file was changed)" "$out"
+
+cp -a "$work/good" "$work/foreign"
+for f in InRelease Release.gpg; do
+	rm "$work/foreign/dists/trixie/$f"
+done
+gpg --homedir "$work/gnupg-b" --batch --digest-algo SHA512 --local-user "$B1!" \
+	--clearsign -o "$work/foreign/dists/trixie/InRelease" "$work/foreign/dists/trixie/Release" 2>/dev/null
+cp "$work/good/dists/trixie/Release.gpg" "$work/foreign/dists/trixie/"
+publish foreign
+check_eq "InRelease signed under another primary key" \
+	"publish: InRelease does not verify with the keyring package's key (gpgv: BAD)" "$out"
+
+repo mixed "$url" "$work/gnupg-a" "$A1" "$work/key-a1.asc" amd64 \
+	nt-0.1.0 kr-1-b
+publish mixed
+check_eq "a keyring package that installs another key than the one beside it" \
+	"publish: the keyring package 1 does not install the key published as $keyring.asc" "$out"
+
+repo leak "$url" "$work/gnupg-a" "$A1" "$work/key-a1.asc" amd64 \
+	nt-0.1.2-leak kr-1
+publish leak
+check_eq "secret key material inside a package" \
+	"publish: secret key material in debian/pool/main/wp-panel-nettune_0.1.2_amd64.deb:/data/usr/share/keyrings/$keyring.asc" "$out"
+for n in stale swapped foreign mixed leak; do
+	[ ! -e "$work/site-$n" ] || fail "$n: refused, and yet the site was made"
+done
+check_eq "no site made for a refused repository" "site-good" "$(cd "$work" && echo site-*)"
+
+# --- Against the site served now ----------------------------------------------------
+python3 -m http.server --bind 127.0.0.1 --directory "$work/site-good" "$port" >"$work/server.log" 2>&1 &
+server=$!
+i=0
+until curl -fsS -o /dev/null "$url/" 2>/dev/null || [ $i -ge 50 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+check "the site is served on $url" curl -fsS -o "$work/got.deb" "$url/$keyring.deb"
+check "curl gets the keyring package from its stable URL" cmp "$work/got.deb" "$work/site-good/$keyring.deb"
+mkdir "$work/apt"
+dpkg-deb -x "$work/got.deb" "$work/apt"
+gpg --homedir "$work/gnupg-b" --batch --dearmor <"$work/apt/usr/share/keyrings/$keyring.asc" >"$work/apt/keyring.gpg"
+curl -fsS -o "$work/apt/InRelease" "$url/debian/dists/trixie/InRelease"
+check "the InRelease served verifies with the key the package installs (gpgv)" \
+	gpgv --keyring "$work/apt/keyring.gpg" "$work/apt/InRelease"
+
+want=1
+cp -a "$work/good" "$work/good2"
+publish good2
+check_eq "the same version again" \
+	"publish: wp-panel-nettune 0.1.0 is what $url serves already: a release is a new version in debian/changelog" "$out"
+
+repo older "$url" "$work/gnupg-a" "$A1" "$work/key-a1.asc" amd64 \
+	nt-0.0.9 kr-1
+publish older
+check_eq "an older version" "publish: wp-panel-nettune 0.0.9 is older than 0.1.0, which $url serves" "$out"
+
+repo changed "$url" "$work/gnupg-a" "$A1" "$work/key-a1.asc" amd64 \
+	nt-0.1.0-other kr-1
+publish changed
+check_eq "the same version with other contents" \
+	"publish: wp-panel-nettune 0.1.0 is served by $url with other contents: a changed package needs a new version in its debian/changelog" "$out"
+
+repo keysame "$url" "$work/gnupg-a" "$A1" "$work/key-a12.asc" amd64 \
+	nt-0.1.1 kr-1-a12
+publish keysame
+check_eq "a new key in the same keyring version" \
+	"publish: $keyring 1 is served by $url with other contents: a changed package needs a new version in its debian/changelog" "$out"
+
+repo early "$url" "$work/gnupg-a" "$A2" "$work/key-a12.asc" amd64 \
+	nt-0.1.1 kr-2
+publish early
+check_eq "signed by a new subkey machines do not have yet" \
+	"publish: InRelease is signed by subkey $A2, which the key machines hold now ($url/$keyring.asc) does not have: publish the new subkey in the keyring package first, signed by the old one (RELEASING.md)" "$out"
+
+repo otherkey "$url" "$work/gnupg-b" "$B1" "$work/key-b1.asc" amd64 \
+	nt-0.1.1 kr-1-b
+publish otherkey --fingerprint "$B"
+check_eq "a site signed under another primary than the one served" \
+	"publish: what $url serves now is not signed under $B: machines that trust it would refuse this key" "$out"
+
+repo dropped "$url" "$work/gnupg-a" "$A1" "$work/key-a1.asc" arm64 \
+	nt-0.1.1-arm64 kr-1
+publish dropped
+check_eq "an architecture served is dropped" \
+	"publish: $url serves binary-amd64, which $work/dropped lacks: machines of that architecture would lose their packages" "$out"
+
+want=0
+repo rotate1 "$url" "$work/gnupg-a" "$A1" "$work/key-a12.asc" "amd64 arm64" \
+	nt-0.1.1 nt-0.1.1-arm64 kr-2
+publish rotate1 --tag v0.1.1
+check_match "a new version, the new subkey shipped and the old one signing: made" \
+	"^publish: wp-panel-nettune 0.1.1 for amd64 arm64, newer than the 0.1.0 it serves: the site for $url is in $work/site-rotate1$" "$out"
+check_match "and it says which subkey signed" "InRelease signed by its subkey $A1 " "$out"
+
+# The rotated site is served; the next release may sign with the new subkey.
+kill "$server" && wait "$server" 2>/dev/null
+python3 -m http.server --bind 127.0.0.1 --directory "$work/site-rotate1" "$port" >"$work/server.log" 2>&1 &
+server=$!
+i=0
+until curl -fsS -o /dev/null "$url/" 2>/dev/null || [ $i -ge 50 ]; do
+	sleep 0.2
+	i=$((i + 1))
+done
+repo rotate2 "$url" "$work/gnupg-a" "$A2" "$work/key-a12.asc" "amd64 arm64" \
+	nt-0.1.2 nt-0.1.2-arm64 kr-2
+publish rotate2
+check_match "then signing with the new subkey: made" \
+	"^publish: wp-panel-nettune 0.1.2 for amd64 arm64, newer than the 0.1.1 it serves" "$out"
+check_match "signed by the new subkey" "InRelease signed by its subkey $A2 " "$out"
+
+summary
