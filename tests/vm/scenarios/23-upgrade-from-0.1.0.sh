@@ -9,7 +9,7 @@
 #       tcp_mtu_probing (new in 0.2.0) is live, status exits 0, and the
 #       purge puts back the values the machine had before 0.1.0;
 #     - edited: one line of the fragment changed under 0.1.0. The edit is
-#       kept, the new key waits: status exits 3, names tcp_mtu_probing
+#       kept (the modules fragment, not edited, follows), the new key waits: status exits 3, names tcp_mtu_probing
 #       MISSING and the edit a choice, and says to take the line by hand;
 #       done so, dpkg-reconfigure applies it and status exits 0;
 #     - confold: upgraded with --force-confold. ucf keeps 0.1.0's fragment;
@@ -92,6 +92,9 @@ edited)
 	check_eq "the edit is kept" "net.ipv4.tcp_fin_timeout 25" \
 		"$(fragment_settings "$NT_SYSCTL" | grep '^net.ipv4.tcp_fin_timeout ')"
 	check "the new fragment is beside it as .ucf-dist" test -f "$NT_SYSCTL.ucf-dist"
+	check "the modules fragment, not edited, follows the new version" \
+		sh -c "wp-panel-nettune render modules | cmp -s - $NT_MODULES"
+	check "no .ucf-dist beside the modules fragment" test ! -e "$NT_MODULES.ucf-dist"
 	check_eq ".ucf-dist has the new key" "net.ipv4.tcp_mtu_probing 1" \
 		"$(fragment_settings "$NT_SYSCTL.ucf-dist" 2>&1 | grep '^net.ipv4.tcp_mtu_probing ')"
 	check_sysctl net.ipv4.tcp_fin_timeout 25
