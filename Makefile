@@ -15,7 +15,7 @@
 # make check-vm           the Debian 13 acceptance scenarios in QEMU VMs (root)
 # make deb                the Debian 13 package, built and linted in a trixie chroot
 # make repo               the signed apt repository build/repo/ (REPO_URL, ARCH)
-# make lint               clang-format, shellcheck, Python syntax, repeated code (root)
+# make lint               clang-format, shellcheck, actionlint, Python syntax, repeated code (root)
 # make format             clang-format the C sources in place, with Debian 13's (root)
 # make bench              the network benchmark (at most 60 min), in bench/results/
 # make bench-helper       the helper's memory and time on large trees
