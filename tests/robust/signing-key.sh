@@ -97,6 +97,8 @@ git clone -q "$top" "$clone"
 for f in make-repo repo-env release-key publish install-deps; do
 	cp "$top/tools/$f" "$clone/tools/"
 done
+# The version this tree packages, and the one a rotation releases after it.
+version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$top/debian/changelog")
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 url=http://127.0.0.1:$port
 repo=$work/repo
@@ -143,7 +145,7 @@ check_eq "InRelease verifies with it: signed by the subkey, under the primary" "
 check "the key published beside the repository is the same" cmp "$work/kr-1.asc" "$repo/$keyring.asc"
 
 check_rc "tools/publish on it, nothing served yet: exit 0" 0 "$clone/tools/publish" --fingerprint "$P" \
-	--url "$url" --repo "$repo" --tag v0.1.0 "$work/site-1"
+	--url "$url" --repo "$repo" --tag "v$version" "$work/site-1"
 check_match "it checked the subkey's signature" "InRelease signed by its subkey $S1 " "$out"
 check "the site holds the keyring package" cmp "$work/site-1/$keyring.deb" \
 	"$repo/pool/main/w/$keyring/${keyring}_1_all.deb"
@@ -184,7 +186,7 @@ entry() { # entry FILE PACKAGE VERSION
 	} >"$1.new" && mv "$1.new" "$1"
 }
 entry "$clone/keyring/debian/changelog" "$keyring" 2
-entry "$clone/debian/changelog" wp-panel-nettune 0.1.1
+entry "$clone/debian/changelog" wp-panel-nettune "$version+1"
 make_repo rotated "$work/s2.asc"
 check_eq "make-repo with the new subkey into the same repository: exit 0" 0 "$rc"
 [ "$rc" = 0 ] || note "$(tail -n 20 "$work/rotated.log")"
