@@ -31,7 +31,7 @@ for n in 1 2; do
 done
 
 # The changelog's date, as dpkg-buildpackage takes it for SOURCE_DATE_EPOCH.
-epoch=$(date -u -d "$(sed -n 's/^ -- .*>  //p;/^ -- /q' "$top/debian/changelog")" \
+epoch=$(date -u -d "$(sed -n '/^ -- /{s/^ -- .*>  //p;q;}' "$top/debian/changelog")" \
 	'+%Y-%m-%d %H:%M:%S')
 
 n=0
