@@ -23,15 +23,9 @@ for c in gpg gpgv curl dpkg-deb xz python3; do
 	fi
 done
 work=$(mktemp -d /tmp/nettune-robust-publish.XXXXXX)
-server=
-cleanup() {
-	[ -z "$server" ] || kill "$server" 2>/dev/null
-	for h in "$work"/gnupg-*; do
-		[ -d "$h" ] && gpgconf --homedir "$h" --kill all 2>/dev/null
-	done
-	rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=tests/robust/site-lib
+. "$here/site-lib"
+trap site_cleanup EXIT
 
 keyring=wp-panel-nettune-archive-keyring
 
@@ -43,7 +37,6 @@ for k in a b; do
 	mkdir -m 700 "$work/gnupg-$k"
 	rk "$k" new "publish test key $k <$k@packages.invalid>" >/dev/null 2>&1
 done
-fprs() { gpg --homedir "$work/gnupg-$1" --batch --no-auto-check-trustdb --with-colons --list-keys | awk -F: '$1 == "fpr" { print $10 }'; }
 A=$(fprs a | sed -n 1p) A1=$(fprs a | sed -n 2p) B=$(fprs b | sed -n 1p) B1=$(fprs b | sed -n 2p)
 gpg --homedir "$work/gnupg-a" --batch --armor --export "$A" >"$work/key-a1.asc"
 rk a rotate 1y >/dev/null 2>&1
@@ -229,13 +222,7 @@ done
 check_eq "no site made for a refused repository" "site-good" "$(cd "$work" && echo site-*)"
 
 # --- Against the site served now ----------------------------------------------------
-python3 -m http.server --bind 127.0.0.1 --directory "$work/site-good" "$port" >"$work/server.log" 2>&1 &
-server=$!
-i=0
-until curl -fsS -o /dev/null "$url/" 2>/dev/null || [ $i -ge 50 ]; do
-	sleep 0.2
-	i=$((i + 1))
-done
+serve "$work/site-good"
 check "the site is served on $url" curl -fsS -o "$work/got.deb" "$url/$keyring.deb"
 check "curl gets the keyring package from its stable URL" cmp "$work/got.deb" "$work/site-good/$keyring.deb"
 mkdir "$work/apt"
@@ -295,14 +282,7 @@ check_match "a new version, the new subkey shipped and the old one signing: made
 check_match "and it says which subkey signed" "InRelease signed by its subkey $A1 " "$out"
 
 # The rotated site is served; the next release may sign with the new subkey.
-kill "$server" && wait "$server" 2>/dev/null
-python3 -m http.server --bind 127.0.0.1 --directory "$work/site-rotate1" "$port" >"$work/server.log" 2>&1 &
-server=$!
-i=0
-until curl -fsS -o /dev/null "$url/" 2>/dev/null || [ $i -ge 50 ]; do
-	sleep 0.2
-	i=$((i + 1))
-done
+serve "$work/site-rotate1"
 repo rotate2 "$url" "$work/gnupg-a" "$A2" "$work/key-a12.asc" "amd64 arm64" \
 	nt-0.1.2 nt-0.1.2-arm64 kr-2
 publish rotate2

@@ -31,15 +31,9 @@ if [ ! -d "${NETTUNE_CACHE:-/var/cache/wp-panel-nettune-dev}/trixie-build" ] ||
 	exit
 fi
 work=$(mktemp -d /tmp/nettune-robust-signing.XXXXXX)
-server=
-cleanup() {
-	[ -z "$server" ] || kill "$server" 2>/dev/null
-	for h in "$work"/gnupg-*; do
-		[ -d "$h" ] && gpgconf --homedir "$h" --kill all 2>/dev/null
-	done
-	rm -rf "$work"
-}
-trap cleanup EXIT
+# shellcheck source=tests/robust/site-lib
+. "$here/site-lib"
+trap site_cleanup EXIT
 keyring=wp-panel-nettune-archive-keyring
 
 # --- Keys ----------------------------------------------------------------------
@@ -50,8 +44,6 @@ rk() {
 	[ -d "$_h" ] || mkdir -m 700 "$_h"
 	GNUPGHOME=$_h "$top/tools/release-key" --no-passphrase "$@"
 }
-# fprs HOME: the fingerprints of HOME's key, the primary first.
-fprs() { gpg --homedir "$work/gnupg-$1" --batch --no-auto-check-trustdb --with-colons --list-keys | awk -F: '$1 == "fpr" { print $10 }'; }
 
 check_rc "release-key new: exit 0" 0 rk a new "signing test key <a@packages.invalid>"
 P=$(fprs a | sed -n 1p) S1=$(fprs a | sed -n 2p)
@@ -201,13 +193,7 @@ check_eq "the key machines had before does not verify it" "" \
 
 # Served, the first site is what machines have: the rotated repository must
 # wait until the new subkey has reached them.
-python3 -m http.server --bind 127.0.0.1 --directory "$work/site-1" "$port" >"$work/server.log" 2>&1 &
-server=$!
-i=0
-until curl -fsS -o /dev/null "$url/" 2>/dev/null || [ $i -ge 50 ]; do
-	sleep 0.2
-	i=$((i + 1))
-done
+serve "$work/site-1"
 check_rc "tools/publish of the rotated repository over the first site: exit 1" 1 \
 	"$clone/tools/publish" --fingerprint "$P" --url "$url" --repo "$repo" "$work/site-2"
 check_eq "it says why, in one line" \
