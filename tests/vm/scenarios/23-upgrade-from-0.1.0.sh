@@ -1,9 +1,12 @@
 # shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 23. Upgrade from the first release. 0.1.0, built from its tag by
-#     make-repo (tests/vm/run: old_release_tree), is installed by name from
-#     the repository repo-v0.1.0; then the same repository with this
-#     version published over it (repo) is served, and "apt-get update &&
-#     apt-get upgrade -y" runs, unattended. Three machines:
+#     make-repo (tests/vm/run: old_release_tree) and laid out by
+#     tools/publish as the release site (site-v0.1.0), is installed as
+#     README says (the keyring package from the site, the .sources file,
+#     apt-get update, install by name); then the site of this version,
+#     published over it (site, which tools/publish checked against
+#     site-v0.1.0 served), is served, and "apt-get update && apt-get
+#     upgrade -y" runs, unattended. Three machines:
 #     - plain: the version-1 record is read and carried over into a
 #       version-2 one whose originals are the values from before 0.1.0,
 #       tcp_mtu_probing (new in 0.2.0) is live, status exits 0, and the
@@ -22,17 +25,30 @@ estimate=720
 old_upgrade_guest() {
 	echo "MODE=$1"
 	cat <<'GUEST'
-if [ ! -f /host/repo-v0.1.0/dists/trixie/InRelease ]; then
-	fail "a repository of 0.1.0" "tests/vm/run could not build it: see make-repo-old.log"
+if [ ! -f /host/site-v0.1.0/debian/dists/trixie/InRelease ]; then
+	fail "the release site of 0.1.0" "tests/vm/run could not build it: see make-repo-old.log and publish.log"
 	checks_done
 fi
-repo_serve /host/repo-v0.1.0
-repo_add_source
-check_update_clean update-old
-check_eq "apt's candidate: 0.1.0" 0.1.0 "$(candidate wp-panel-nettune)"
+# README's "Install it on a server", with python3 fetching in place of curl
+# and without the gpg line (no gpg in this image: tools/publish checked the
+# key's fingerprint when it made the site).
+repo_serve /host/site-v0.1.0
+apt_sources_aside
+keyring=wp-panel-nettune-archive-keyring
+check "the keyring package from the site" repo_fetch "$keyring.deb" "/root/$keyring.deb"
+check "the keyring package holds the key the site publishes" sh -c \
+	"dpkg-deb --fsys-tarfile /root/$keyring.deb | tar -xOf - ./usr/share/keyrings/$keyring.asc |
+		cmp -s - /host/site-v0.1.0/$keyring.asc"
 # The keyring first, so that the purge baseline already holds it: the
 # purge below takes back wp-panel-nettune, not the repository.
-check "install the keyring" apt_get keyring install wp-panel-nettune-archive-keyring
+check "apt-get install ./$keyring.deb" apt_get keyring install "/root/$keyring.deb"
+check "the .sources file from the site" \
+	repo_fetch debian/wp-panel-nettune.sources /etc/apt/sources.list.d/wp-panel-nettune.sources
+chmod 644 /etc/apt/sources.list.d/wp-panel-nettune.sources
+check_eq "the .sources file names the site's repository" "URIs: ${REPO_URL%/}/debian" \
+	"$(grep '^URIs:' /etc/apt/sources.list.d/wp-panel-nettune.sources)"
+check_update_clean update-old
+check_eq "apt's candidate: 0.1.0" 0.1.0 "$(candidate wp-panel-nettune)"
 [ "$MODE" != plain ] || purge_baseline
 check "install 0.1.0 by name" apt_get install-old install wp-panel-nettune
 check_eq "installed 0.1.0" 0.1.0 "$(dpkg-query -W -f '${Version}' wp-panel-nettune)"
@@ -50,7 +66,7 @@ if [ "$MODE" = edited ]; then
 	check_sysctl net.ipv4.tcp_fin_timeout 25
 fi
 
-repo_serve /host/repo
+repo_serve /host/site
 check_update_clean update
 check_eq "apt's candidate: $PKG_VERSION" "$PKG_VERSION" "$(candidate wp-panel-nettune)"
 if [ "$MODE" = confold ]; then
@@ -141,6 +157,10 @@ GUEST
 }
 
 scenario() {
+	local mode
+	for mode in plain edited confold; do
+		cp -a "$REPOS/site-v0.1.0" "$REPOS/site" "$(share "$mode")/" || true
+	done
 	boot plain "$(disk upgrade-old-plain)" 2 < <(old_upgrade_guest plain) || return 1
 	boot edited "$(disk upgrade-old-edited)" 2 < <(old_upgrade_guest edited) || return 1
 	boot confold "$(disk upgrade-old-confold)" 2 < <(old_upgrade_guest confold)
