@@ -314,6 +314,55 @@ vm_share() {
 	echo "$share"
 }
 
+# vm_image_chroot DIR CMD...: runs CMD on this machine, at its own speed,
+# chrooted into the file system of the image (VM_IMAGE, the amd64 one),
+# with DIR at /host and the working directory there. For what only reads
+# the image's programs (a linter, a schema check): it sees the versions a
+# guest has without booting one. The image is mounted read-only (a loop
+# device) beneath a throwaway overlay, or, where this machine cannot
+# mount it, copied out with debugfs. Returns CMD's exit status, or 125
+# (said) when no root could be made.
+vm_image_chroot() {
+	local dir=$1 root rc=0 top
+	shift
+	root=$(mktemp -d "$VM_WORKDIR/chroot.XXXXXX") || return 125
+	mkdir "$root/lower" "$root/upper" "$root/work" "$root/merged"
+	if mount -o loop,ro,noload "$VM_IMAGE/disk.img" "$root/lower" 2>/dev/null; then
+		if ! mount -t overlay overlay \
+			-o "lowerdir=$root/lower,upperdir=$root/upper,workdir=$root/work" "$root/merged"; then
+			umount "$root/lower"
+			rm -rf "$root"
+			vm_log "cannot put an overlay on the image's file system"
+			return 125
+		fi
+		top=$root/merged
+	else
+		top=$root/upper
+		if ! debugfs -R "rdump / $top" "$VM_IMAGE/disk.img" >/dev/null 2>&1 || [ ! -x "$top/bin/sh" ]; then
+			rm -rf "$root"
+			vm_log "cannot mount the image (no loop device?) nor copy it out with debugfs"
+			return 125
+		fi
+	fi
+	mkdir -p "$top/host"
+	mount -t proc proc "$top/proc" &&
+		mount --bind /dev "$top/dev" &&
+		mount --bind "$dir" "$top/host" &&
+		chroot "$top" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LANG=C.UTF-8 \
+			sh -c 'cd /host && exec "$@"' sh "$@" || rc=$?
+	umount "$top/host" "$top/dev" "$top/proc" 2>/dev/null
+	if [ "$top" = "$root/merged" ]; then
+		umount "$top" "$root/lower"
+	fi
+	# Never rm -rf through a mount that stayed (this machine's /dev, DIR).
+	if awk -v r="$root/" 'index($2 "/", r) == 1 { found = 1 } END { exit !found }' /proc/self/mounts; then
+		vm_log "mounts under $root stayed: left in place"
+	else
+		rm -rf "$root"
+	fi
+	return "$rc"
+}
+
 # Waits for QEMU (PID, console in LOG) to exit, at most LIMIT seconds.
 # Returns QEMU's exit status, 124 when it was killed at the limit, or 123
 # when the console shows a KVM internal error: QEMU then stops the guest
