@@ -129,6 +129,16 @@ check "the source tarball is published" test -f "$src"
 check_eq "the untracked release-key.asc is not in the source tarball" "" \
 	"$(tar -tJf "$src" 2>/dev/null | grep 'release-key\.asc' || true)"
 check_eq "nothing published holds the secret key" "exit 0: " "$(scan "$work/repo")"
+# The benchmark's recorded runs stay in git (debian/source/options); what
+# builds and tests the package, bench/report and its fixture included, is
+# in the source package.
+members=$(tar -tJf "$src" 2>/dev/null | sed 's|^[^/]*/||')
+check_eq "no recorded benchmark run in the source tarball" "" \
+	"$(printf '%s\n' "$members" | grep -E '^bench/results(-thin)?/' || true)"
+for f in bench/report bench/run bench/reportlib/decide.py tests/fixtures/bench/results.csv \
+	debian/rules src/apply.c; do
+	check_eq "the source tarball has $f" "$f" "$(printf '%s\n' "$members" | grep -x "$f" || true)"
+done
 [ "$rc" = 0 ] || note "$(tail -n 20 "$work/make-repo-1.log")"
 
 # The same secret key, now in a file git tracks: the scan refuses to
