@@ -153,27 +153,36 @@ int detect_or_log(const struct context *ctx, struct sysinfo *ret_info)
  * for apply, revert and detect --may-tune (which the postinst and the
  * first-boot unit ask). An image being built under DPKG_ROOT, containers
  * and chroots share or fake the kernel: changing it from inside would tune
- * someone else's machine, or the build host. debian/postrm makes the same
- * decision in shell, with the same checks in the same order and the same
- * words (tests/leave-alone-test.sh runs both). */
-bool kernel_off_limits(const struct context *ctx, const struct sysinfo *info,
-		       char *reason, size_t size)
+ * someone else's machine, or the build host. Returns NULL when the kernel
+ * may be tuned, else the kind of place, a word that stays the same for the
+ * scripts to branch on (dpkg-root, container, chroot, read-only), with the
+ * reason for people in REASON. debian/postrm makes the same decision in
+ * shell, with the same checks in the same order and the same words
+ * (tests/leave-alone-test.sh runs both). */
+const char *kernel_off_limits(const struct context *ctx, const struct sysinfo *info,
+			      char *reason, size_t size)
 {
 	const char *dpkg_root = getenv("DPKG_ROOT");
 
-	if (dpkg_root && dpkg_root[0] != '\0')
+	if (dpkg_root && dpkg_root[0] != '\0') {
 		snprintf(reason, size, "DPKG_ROOT is %s: not the running system",
 			 dpkg_root);
-	else if (info->environment == ENVIRONMENT_CONTAINER)
+		return "dpkg-root";
+	}
+	if (info->environment == ENVIRONMENT_CONTAINER) {
 		snprintf(reason, size, "running in a container (%s)",
 			 info->container[0] ? info->container : "unknown");
-	else if (info->environment == ENVIRONMENT_CHROOT)
+		return "container";
+	}
+	if (info->environment == ENVIRONMENT_CHROOT) {
 		snprintf(reason, size, "running in a chroot");
-	else if (!info->net_writable)
+		return "chroot";
+	}
+	if (!info->net_writable) {
 		snprintf(reason, size, "%s/proc/sys/net is read-only", ctx->root);
-	else
-		return false;
-	return true;
+		return "read-only";
+	}
+	return NULL;
 }
 
 /* For apply and revert: says why they do nothing, if they must not. */

@@ -59,23 +59,27 @@ void detect_say_skipped(const struct context *ctx, const struct sysinfo *info)
 			    file_strerror(info->skipped.error), info->skipped.assumed);
 }
 
-/* The answer the maintainer scripts ask for, as an exit status and one line:
- * it needs only the environment, not the CPUs or memory a bare chroot may
- * not show. */
+/* The answer the maintainer scripts ask for, as an exit status and one line,
+ * "KIND: REASON", whose first word they branch on and whose rest they show:
+ * "tune: ..." with exit 0, or with exit 4 the kind of place the kernel is
+ * left alone in. It needs only the environment, not the CPUs or memory a
+ * bare chroot may not show. */
 static int detect_may_tune(const struct context *ctx)
 {
 	struct sysinfo info = { 0 };
 	char reason[PATH_MAX_LEN + 64];
+	const char *kind;
 
 	sysinfo_detect_environment(ctx->root, &info);
 	detect_say_skipped(ctx, &info);
-	if (kernel_off_limits(ctx, &info, reason, sizeof(reason))) {
+	kind = kernel_off_limits(ctx, &info, reason, sizeof(reason));
+	if (kind) {
 		char shown[TEXT_ESCAPED_SIZE(sizeof(reason))];
 
-		printf("%s\n", text_escape(reason, shown, sizeof(shown)));
+		printf("%s: %s\n", kind, text_escape(reason, shown, sizeof(shown)));
 		return EXIT_LEAVE_ALONE;
 	}
-	printf("the running kernel may be tuned\n");
+	printf("tune: the running kernel may be tuned\n");
 	return EXIT_SUCCESS;
 }
 

@@ -45,14 +45,14 @@ helper_says() {
 		_line=$("$bin" detect --may-tune) || _rc=$?
 	fi
 	case $_rc in
-	0) [ "$_line" = "the running kernel may be tuned" ] || echo "exit 0 but: $_line" ;;
+	0) [ "$_line" = "tune: the running kernel may be tuned" ] || echo "exit 0 but: $_line" ;;
 	4) echo "$_line" ;;
 	*) echo "exit $_rc: $_line" ;;
 	esac
 }
 
 # agree NAME WANT ROOT: the helper and postrm, on ROOT, both say WANT (the
-# reason to leave the kernel alone; empty: tune it).
+# kind of place and the reason to leave the kernel alone; empty: tune it).
 agree() {
 	_helper=$(helper_says "$3")
 	_shell=$(kernel_off_limits "$3")
@@ -66,7 +66,7 @@ agree "a host" "" "$t"
 t=$(tree dpkg-root)
 DPKG_ROOT=/target
 export DPKG_ROOT
-agree "DPKG_ROOT set" "DPKG_ROOT is /target: not the running system" "$t"
+agree "DPKG_ROOT set" "dpkg-root: DPKG_ROOT is /target: not the running system" "$t"
 unset DPKG_ROOT
 DPKG_ROOT=
 export DPKG_ROOT
@@ -75,7 +75,7 @@ unset DPKG_ROOT
 
 t=$(tree systemd-container)
 echo systemd-nspawn >"$t/run/systemd/container"
-agree "/run/systemd/container" "running in a container (systemd-nspawn)" "$t"
+agree "/run/systemd/container" "container: running in a container (systemd-nspawn)" "$t"
 
 t=$(tree empty-systemd-container)
 : >"$t/run/systemd/container"
@@ -83,7 +83,7 @@ agree "an empty /run/systemd/container" "" "$t"
 
 t=$(tree environ)
 printf 'HOME=/\0container=lxc\0TERM=linux\0' >"$t/proc/1/environ"
-agree "container= in /proc/1/environ" "running in a container (lxc)" "$t"
+agree "container= in /proc/1/environ" "container: running in a container (lxc)" "$t"
 
 t=$(tree environ-empty)
 printf 'container=\0TERM=linux\0' >"$t/proc/1/environ"
@@ -91,15 +91,15 @@ agree "an empty container= in /proc/1/environ" "" "$t"
 
 t=$(tree dockerenv)
 : >"$t/.dockerenv"
-agree "/.dockerenv" "running in a container (docker)" "$t"
+agree "/.dockerenv" "container: running in a container (docker)" "$t"
 
 t=$(tree containerenv)
 : >"$t/run/.containerenv"
-agree "/run/.containerenv" "running in a container (podman)" "$t"
+agree "/run/.containerenv" "container: running in a container (podman)" "$t"
 
 t=$(tree openvz)
 mkdir "$t/proc/vz"
-agree "OpenVZ: /proc/vz without /proc/bc" "running in a container (openvz)" "$t"
+agree "OpenVZ: /proc/vz without /proc/bc" "container: running in a container (openvz)" "$t"
 mkdir "$t/proc/bc"
 agree "OpenVZ's host: /proc/vz and /proc/bc" "" "$t"
 
@@ -107,12 +107,12 @@ t=$(tree order)
 echo lxc >"$t/run/systemd/container"
 : >"$t/.dockerenv"
 rm "$t/proc/1/root"
-agree "the first marker found names the container" "running in a container (lxc)" "$t"
+agree "the first marker found names the container" "container: running in a container (lxc)" "$t"
 
 t=$(tree chroot)
 rm "$t/proc/1/root"
 ln -s / "$t/proc/1/root"
-agree "a chroot: / is not PID 1's root" "running in a chroot" "$t"
+agree "a chroot: / is not PID 1's root" "chroot: running in a chroot" "$t"
 
 # Where /proc/1/root cannot be read: the mount at / of PID 1 and ours.
 line='22 1 254:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw'
@@ -124,17 +124,17 @@ printf '%s\n' "$line" >"$t/proc/self/mountinfo"
 agree "no /proc/1/root, the same mount at /" "" "$t"
 printf '%s\n' "${line%% *} 1 254:1 /srv/image / rw - ext4 /dev/vda1 rw" \
 	>"$t/proc/self/mountinfo"
-agree "no /proc/1/root, another mount at /" "running in a chroot" "$t"
+agree "no /proc/1/root, another mount at /" "chroot: running in a chroot" "$t"
 rm "$t/proc/self/mountinfo"
-agree "no /proc/1/root and no mountinfo of ours" "running in a chroot" "$t"
+agree "no /proc/1/root and no mountinfo of ours" "chroot: running in a chroot" "$t"
 
 t=$(tree mode)
 chmod 0444 "$t/proc/sys/net/ipv4/tcp_fin_timeout"
-agree "a per-netns key without a write bit" "$t/proc/sys/net is read-only" "$t"
+agree "a per-netns key without a write bit" "read-only: $t/proc/sys/net is read-only" "$t"
 
 t=$(tree missing)
 rm "$t/proc/sys/net/ipv4/tcp_fin_timeout"
-agree "no /proc/sys/net" "$t/proc/sys/net is read-only" "$t"
+agree "no /proc/sys/net" "read-only: $t/proc/sys/net is read-only" "$t"
 
 # A read-only mount, and this machine itself, as each is in a mount
 # namespace of its own: a namespace is no chroot.
@@ -148,9 +148,9 @@ if [ "$(id -u)" = 0 ] && unshare --mount true 2>/dev/null; then
 		"$1" --root "$3" detect --may-tune || echo "exit $?"
 		kernel_off_limits "$3"' sh "$bin" "$work/postrm-leave-alone.sh" "$t")
 	check_eq "a read-only mount of /proc/sys: the helper, then postrm" \
-		"$t/proc/sys/net is read-only
+		"read-only: $t/proc/sys/net is read-only
 exit 4
-$t/proc/sys/net is read-only" "$both"
+read-only: $t/proc/sys/net is read-only" "$both"
 
 	here_helper=$(helper_says "")
 	here_shell=$(kernel_off_limits "")
@@ -162,12 +162,19 @@ $t/proc/sys/net is read-only" "$both"
 		"$1" detect --may-tune || echo "exit $?"
 		kernel_off_limits ""' sh "$bin" "$work/postrm-leave-alone.sh")
 	check_eq "this machine in a mount namespace of its own: the helper's answer" \
-		"${here_helper:-the running kernel may be tuned}${here_helper:+
+		"${here_helper:-tune: the running kernel may be tuned}${here_helper:+
 exit 4}" "$(printf '%s\n' "$ns" | sed '$d')"
 	check_eq "this machine in a mount namespace of its own: postrm's" \
-		"$here_shell" "$(printf '%s\n' "$ns" | sed -n '$p' | grep -v '^the running kernel may be tuned$' || true)"
+		"$here_shell" "$(printf '%s\n' "$ns" | sed -n '$p' | grep -v '^tune: the running kernel may be tuned$' || true)"
 else
 	note "skipped: a read-only mount and a mount namespace need root and unshare"
 fi
+
+# The scripts branch on the kind, the first word, never on the reason's
+# words, which may be reworded.
+for f in debian/postinst debian/postrm debian/firstboot; do
+	check_eq "$f compares no reason's words" "" \
+		"$(grep -nE ' !?= "(running in|DPKG_ROOT is|[^"]*is read-only)' "$here/../$f" || true)"
+done
 
 summary
