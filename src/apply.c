@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* apply and revert: the running kernel against the installed fragments and
- * the record of originals. Per-key failures follow systemd-sysctl: a refusal
- * is quiet, a missing key a warning, anything else an error after every key
- * has been tried. */
+ * the record of originals. A key that cannot be read or set is reported as
+ * systemd-sysctl does (sysctl_failure_policy): a refusal or a "-" line
+ * quietly, a missing key with a warning, anything else as an error after
+ * every key has been tried. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "nettune.h"
 #include "render.h"
 #include "state.h"
+#include "sysctl.h"
 #include "sysctld.h"
 
 /* Changing this machine's kernel and its record takes root; without it the
@@ -249,6 +251,46 @@ static const char *watch_side_effect(const struct context *ctx, struct state *st
 	return allowed;
 }
 
+/* A key that could not be read (ERROR from reading it) or set (from writing
+ * a->value), reported as sysctl_failure_policy() says. Returns the
+ * outcome, or ERROR when it is an error. */
+static int key_failed(const struct assignment *a, bool writing, int error)
+{
+	const char *why = error == -EIO ? "the kernel took only part of it" :
+					  file_strerror(error);
+	char what[KEY_MAX + VALUE_MAX + 16];
+
+	if (writing)
+		snprintf(what, sizeof(what), "set %s to %s", a->key, a->value);
+	else
+		snprintf(what, sizeof(what), "read %s", a->key);
+	switch (sysctl_failure_policy(error, a->ignore_failure)) {
+	case SYSCTL_FAILURE_QUIET:
+		log_debug("cannot %s: %s, ignoring", what, why);
+		return OUTCOME_SKIPPED;
+	case SYSCTL_FAILURE_WARN:
+		log_warning("%s is not in this kernel or namespace, ignoring", a->key);
+		return OUTCOME_SKIPPED;
+	case SYSCTL_FAILURE_ERROR:
+		break;
+	}
+	log_error("cannot %s: %s", what, why);
+	return error;
+}
+
+/* The key's value as the kernel now reads it, said with what was set. */
+static void say_set(const struct context *ctx, const struct assignment *a, const char *was)
+{
+	char now[VALUE_MAX + 1];
+
+	if (sysctl_read(ctx->root, a->key, now, sizeof(now)) == 0 &&
+	    strcmp(now, a->value) != 0)
+		printf("set %s = %s (was %s; the kernel reads it as %s)\n", a->key,
+		       a->value, was, now);
+	else
+		printf("set %s = %s (was %s)\n", a->key, a->value, was);
+}
+
 /* Sets one key of the fragment: returns an outcome, or -errno on a real
  * failure. The record is written ahead: the original and the value about to
  * be written are on disk before the kernel changes, and what the kernel then
@@ -257,24 +299,14 @@ static const char *watch_side_effect(const struct context *ctx, struct state *st
 static int apply_one(const struct context *ctx, const struct sysinfo *info,
 		     const struct assignment *a, struct state *state)
 {
-	char live[VALUE_MAX + 1], now[VALUE_MAX + 1];
+	char live[VALUE_MAX + 1];
 	const char *side_effect;
 	struct record *rec;
 	int r, w;
 
 	r = sysctl_read(ctx->root, a->key, live, sizeof(live));
-	if (r == -ENOENT) {
-		if (a->ignore_failure)
-			log_debug("%s is absent here, skipping", a->key);
-		else
-			log_warning("%s is not in this kernel or namespace, ignoring",
-				    a->key);
-		return OUTCOME_SKIPPED;
-	}
-	if (r < 0) {
-		log_error("cannot read %s: %s", a->key, file_strerror(r));
-		return r;
-	}
+	if (r < 0)
+		return key_failed(a, false, r);
 	rec = state_find(state, a->key);
 	if (strcmp(live, a->value) == 0) {
 		/* Set earlier by a reboot after an edit, or by a run that was
@@ -317,30 +349,10 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 	r = save_state(ctx, state);
 	if (r < 0)
 		return r;
-	if (w == 0) {
-		if (sysctl_read(ctx->root, a->key, now, sizeof(now)) == 0 &&
-		    strcmp(now, a->value) != 0)
-			printf("set %s = %s (was %s; the kernel reads it as %s)\n",
-			       a->key, a->value, live, now);
-		else
-			printf("set %s = %s (was %s)\n", a->key, a->value, live);
-		return OUTCOME_SET;
-	}
-	/* systemd-sysctl: "-" means any failure is ignored; a refusal is
-	 * quiet; a missing key is a warning. */
-	if (sysctl_error_is_refusal(w)) {
-		log_debug("not allowed to set %s, skipping", a->key);
-		return OUTCOME_SKIPPED;
-	}
-	if (w == -ENOENT || a->ignore_failure) {
-		log_warning("cannot set %s to %s: %s, ignoring", a->key, a->value,
-			    w == -EIO ? "the kernel took only part of it" :
-					file_strerror(w));
-		return OUTCOME_SKIPPED;
-	}
-	log_error("cannot set %s to %s: %s", a->key, a->value,
-		  w == -EIO ? "the kernel took only part of it" : file_strerror(w));
-	return w;
+	if (w < 0)
+		return key_failed(a, true, w);
+	say_set(ctx, a, live);
+	return OUTCOME_SET;
 }
 
 static bool in_fragment(const struct assignments *fragment, const char *key)

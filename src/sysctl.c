@@ -150,6 +150,19 @@ bool sysctl_error_is_refusal(int error)
 	return error == -EPERM || error == -EACCES || error == -EROFS;
 }
 
+/* The one policy for a key that cannot be read or set, systemd-sysctl's
+ * (sysctl_write_or_warn): a line marked "-" ignores any failure, and a
+ * refusal is not ours to report loudly; a key this kernel or namespace does
+ * not have is a warning; anything else is an error. */
+enum sysctl_failure sysctl_failure_policy(int error, bool ignore_failure)
+{
+	if (ignore_failure || sysctl_error_is_refusal(error))
+		return SYSCTL_FAILURE_QUIET;
+	if (error == -ENOENT)
+		return SYSCTL_FAILURE_WARN;
+	return SYSCTL_FAILURE_ERROR;
+}
+
 /* Outside the initial network namespace the kernel shows some global keys
  * (the buffer maxima) read-only, with no write bit at all. */
 bool sysctl_read_only(const char *root, const char *key)

@@ -89,13 +89,37 @@ static void test_refusal(void **state _unused_)
 	assert_false(sysctl_error_is_refusal(-EINVAL));
 }
 
+/* Every errno the kernel gives a sysctl write, with and without "-". */
+static void test_failure_policy(void **state _unused_)
+{
+	static const struct {
+		int error;
+		enum sysctl_failure plain, dash;
+	} cases[] = {
+		{ -EPERM, SYSCTL_FAILURE_QUIET, SYSCTL_FAILURE_QUIET },
+		{ -EACCES, SYSCTL_FAILURE_QUIET, SYSCTL_FAILURE_QUIET },
+		{ -EROFS, SYSCTL_FAILURE_QUIET, SYSCTL_FAILURE_QUIET },
+		{ -ENOENT, SYSCTL_FAILURE_WARN, SYSCTL_FAILURE_QUIET },
+		{ -EINVAL, SYSCTL_FAILURE_ERROR, SYSCTL_FAILURE_QUIET },
+		{ -EIO, SYSCTL_FAILURE_ERROR, SYSCTL_FAILURE_QUIET },
+		{ -EBUSY, SYSCTL_FAILURE_ERROR, SYSCTL_FAILURE_QUIET },
+		{ -EBADFD, SYSCTL_FAILURE_ERROR, SYSCTL_FAILURE_QUIET },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(sysctl_failure_policy(cases[i].error, false),
+				 cases[i].plain);
+		assert_int_equal(sysctl_failure_policy(cases[i].error, true),
+				 cases[i].dash);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_key_valid),
-		cmocka_unit_test(test_path),
-		cmocka_unit_test(test_write_read),
-		cmocka_unit_test(test_refusal),
+		cmocka_unit_test(test_key_valid),      cmocka_unit_test(test_path),
+		cmocka_unit_test(test_write_read),     cmocka_unit_test(test_refusal),
+		cmocka_unit_test(test_failure_policy),
 	};
 
 	return cmocka_run_group_tests_name("sysctl", tests, NULL, NULL);
