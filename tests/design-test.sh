@@ -13,17 +13,12 @@ dump=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib.sh
 . "$here/lib.sh"
-design=$here/../DESIGN.md
 machine=$here/fixtures/debian13-2cpu
 work=$(mktemp -d /tmp/nettune-design.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# The table's rows as key TAB default TAB profile TAB scope TAB when TAB why,
-# without the backquotes.
-# shellcheck disable=SC2016 # Markdown's backquotes, not the shell's
-sed -n '/^<!-- profile table/,/^<!-- end of profile table/p' "$design" |
-	sed -n 's/^| `\([^`]*\)` | `\([^`]*\)` | `\([^`]*\)` | \([^|]*\) | \([^|]*\) | \(.*\) |$/\1\t\2\t\3\t\4\t\5\t\6/p' \
-		>"$work/table"
+# The table's rows as key TAB default TAB profile TAB scope TAB when TAB why.
+"$here/design-table" >"$work/table"
 check "DESIGN.md has a profile table" test -s "$work/table"
 
 "$dump" >"$work/tunables"
@@ -51,5 +46,14 @@ while IFS="$tab" read -r key default value scope when why; do
 	check_eq "$key: the value rendered for 2 CPUs and 1 GiB" "$rendered" "$value"
 	check_eq "$key: the Debian 13 default" "$(sysctl_value "$key" "$machine")" "$default"
 done <"$work/table"
+
+# What the VM guests take as the profile (design-table --profile): the
+# settings the helper renders for that machine, with BBR and with cubic.
+for cc in bbr cubic; do
+	"$bin" --root "$machine" render --congestion "$cc" sysctl |
+		sed -n 's/^-\{0,1\}\([a-z][^ ]*\) = \(.*\)$/\1 \2/p' | LC_ALL=C sort >"$work/settings-$cc"
+	check_eq "design-table --profile $cc: the settings rendered with $cc" \
+		"$(cat "$work/settings-$cc")" "$("$here/design-table" --profile "$cc")"
+done
 
 summary

@@ -137,35 +137,10 @@ NT_MARKER=/var/lib/wp-panel-nettune/firstboot
 
 # nt_profile bbr|cubic: the profile DESIGN.md gives a 1 GiB machine (16 MiB
 # buffer ceilings), "key value" per line, sorted: with bbr, also fq and
-# BBR; with cubic, neither congestion key.
+# BBR; with cubic, neither congestion key. tests/design-table wrote it into
+# the share from DESIGN.md's table.
 nt_profile() {
-	{
-		if [ "$1" = bbr ]; then
-			echo "net.core.default_qdisc fq"
-			echo "net.ipv4.tcp_congestion_control bbr"
-		fi
-		cat <<-'PROFILE'
-			net.core.somaxconn 65535
-			net.ipv4.tcp_max_syn_backlog 8192
-			net.core.netdev_max_backlog 16384
-			net.core.rmem_max 16777216
-			net.core.wmem_max 16777216
-			net.ipv4.tcp_rmem 4096 131072 16777216
-			net.ipv4.tcp_wmem 4096 16384 16777216
-			net.ipv4.tcp_tw_reuse 1
-			net.ipv4.tcp_fin_timeout 15
-			net.ipv4.ip_local_port_range 10240 65535
-			net.ipv4.tcp_keepalive_time 300
-			net.ipv4.tcp_keepalive_intvl 30
-			net.ipv4.tcp_keepalive_probes 5
-			net.ipv4.tcp_syncookies 1
-			net.ipv4.tcp_sack 1
-			net.ipv4.tcp_timestamps 1
-			net.ipv4.tcp_slow_start_after_idle 0
-			net.ipv4.tcp_notsent_lowat 16384
-			net.ipv4.tcp_mtu_probing 1
-		PROFILE
-	} | LC_ALL=C sort
+	cat "/host/profile-$1"
 }
 
 # check_fragment_profile bbr|cubic: the sysctl fragment holds exactly the
