@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* apply and revert: the running kernel against the installed fragments and
  * the record of originals. A key that cannot be read or set is reported as
- * systemd-sysctl does (sysctl_failure_policy): a refusal or a "-" line
- * quietly, a missing key with a warning, anything else as an error after
- * every key has been tried. */
+ * sysctl_failure_policy says, after systemd-sysctl: a refusal, or a "-" key
+ * absent, quietly; a missing key, or any other failure of a "-" key, with a
+ * warning; anything else as an error after every key has been tried. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -269,7 +269,11 @@ static int key_failed(const struct assignment *a, bool writing, int error)
 		log_debug("cannot %s: %s, ignoring", what, why);
 		return OUTCOME_SKIPPED;
 	case SYSCTL_FAILURE_WARN:
-		log_warning("%s is not in this kernel or namespace, ignoring", a->key);
+		if (error == -ENOENT)
+			log_warning("%s is not in this kernel or namespace, ignoring",
+				    a->key);
+		else
+			log_warning("cannot %s: %s, ignoring", what, why);
 		return OUTCOME_SKIPPED;
 	case SYSCTL_FAILURE_ERROR:
 		break;

@@ -151,14 +151,16 @@ bool sysctl_error_is_refusal(int error)
 }
 
 /* The one policy for a key that cannot be read or set, systemd-sysctl's
- * (sysctl_write_or_warn): a line marked "-" ignores any failure, and a
- * refusal is not ours to report loudly; a key this kernel or namespace does
- * not have is a warning; anything else is an error. */
+ * (sysctl_write_or_warn) with one difference: a refusal is not ours to
+ * report loudly, nor is a "-" key (one set only where it exists) that is
+ * absent; a missing key is a warning, and so is any other failure of a "-"
+ * key, which never fails the run but is not hidden either; anything else is
+ * an error. */
 enum sysctl_failure sysctl_failure_policy(int error, bool ignore_failure)
 {
-	if (ignore_failure || sysctl_error_is_refusal(error))
+	if (sysctl_error_is_refusal(error) || (error == -ENOENT && ignore_failure))
 		return SYSCTL_FAILURE_QUIET;
-	if (error == -ENOENT)
+	if (error == -ENOENT || ignore_failure)
 		return SYSCTL_FAILURE_WARN;
 	return SYSCTL_FAILURE_ERROR;
 }
