@@ -139,7 +139,7 @@ static int do_overrides(struct context *ctx, int argc, char **argv)
 	if (r == 0 && fragment.n > 0 && !(o = calloc(fragment.n, sizeof(*o))))
 		r = -ENOMEM;
 	if (r < 0) {
-		log_error("cannot read sysctl.d: %s", strerror(-r));
+		log_error("cannot read sysctl.d: %s", file_strerror(r));
 	} else {
 		n = overrides_collect(&fragment, &all, o, fragment.n);
 		if (n == 0)

@@ -412,7 +412,7 @@ static int status_collect(const struct context *ctx, struct report *r,
 	if (r->fragment_present) {
 		err = sysctld_load_all(ctx->root, fragment, all, &report);
 		if (err < 0) {
-			log_error("cannot read sysctl.d: %s", strerror(-err));
+			log_error("cannot read sysctl.d: %s", file_strerror(err));
 			return err;
 		}
 	}

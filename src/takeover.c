@@ -157,7 +157,7 @@ static int find_variant(const char *root, const char *data, size_t len, char *re
 			log_warning("cannot read %s/%s: %s, ignoring", dir,
 				    names[i]->d_name,
 				    r == -EINVAL || r == -ELOOP ? "not a regular file" :
-								  strerror(-r));
+								  file_strerror(r));
 		}
 		free(names[i]);
 	}
@@ -384,7 +384,7 @@ static int report(const struct context *ctx, const char *path, const struct foun
 				    path, why);
 		else
 			log_warning("cannot take over %s: %s: %s; left it in place", path,
-				    what, strerror(-r));
+				    what, file_strerror(r));
 		return EXIT_FAILURE;
 	} else if (r == -ENOENT) {
 		log_debug("%s: absent, nothing to take over", path);
@@ -399,7 +399,7 @@ static int report(const struct context *ctx, const char *path, const struct foun
 		       path);
 		return EXIT_SUCCESS;
 	} else if (r < 0) {
-		log_error("cannot read %s: %s", path, strerror(-r));
+		log_error("cannot read %s: %s", path, file_strerror(r));
 		return EXIT_FAILURE;
 	} else if (ctx->dry_run) {
 		printf("would take over %s (the WP Panel installer's %s) into %s%s\n",
@@ -464,7 +464,7 @@ static int do_takeover(struct context *ctx, int argc, char **argv)
 			log_error("cannot take over %s: %s, refused", path, why);
 		else
 			log_error("cannot read %s%s: %s", ctx->root, TAKEOVER_ETC_DIR,
-				  strerror(-r));
+				  file_strerror(r));
 		r = EXIT_FAILURE;
 	} else {
 		r = report(ctx, path, &f, r, what, name);
