@@ -708,6 +708,9 @@ vm_boot() {
 
 	cp "$VM_LIBDIR/../lib.sh" "$share/lib.sh"
 	cp "$VM_LIBDIR/guest-lib.sh" "$share/guest-lib.sh"
+	# The profile as DESIGN.md states it, for guest-lib.sh's nt_profile.
+	"$VM_LIBDIR/../design-table" --profile bbr >"$share/profile-bbr"
+	"$VM_LIBDIR/../design-table" --profile cubic >"$share/profile-cubic"
 	rm -f "$share/rc" "$share/output"
 	local accel=tcg
 	if [ "$VM_ARCH" = amd64 ]; then
