@@ -19,6 +19,7 @@
 #include "state.h"
 #include "sysctl.h"
 #include "sysctld.h"
+#include "takeover.h"
 
 /* Changing this machine's kernel and its record takes root; without it the
  * writes would fail one by one and look like a read-only /proc/sys. A tree
@@ -67,34 +68,6 @@ static int revert_record(const struct context *ctx, const struct record *rec)
 	}
 	printf("restored %s = %s\n", rec->key, rec->original);
 	return 0;
-}
-
-static int load_state_or_log(const struct context *ctx, struct state *ret)
-{
-	unsigned line = 0;
-	int r;
-
-	r = state_load(ctx->root, ret, &line);
-	if (r == -EBADMSG)
-		log_error(
-			"%s%s:%u: corrupt record, not using it; move it aside to start anew",
-			ctx->root, STATE_FILE, line);
-	else if (r < 0)
-		log_error("cannot read %s%s: %s", ctx->root, STATE_FILE, file_strerror(r));
-	return r;
-}
-
-static int save_state(const struct context *ctx, const struct state *state)
-{
-	int r = 0;
-
-	if (ctx->dry_run)
-		return 0;
-	r = state->n > 0 ? state_save(ctx->root, state) : state_remove_file(ctx->root);
-	if (r < 0)
-		log_error("cannot write %s%s: %s", ctx->root, STATE_FILE,
-			  file_strerror(r));
-	return r;
 }
 
 static int read_modules(const struct context *ctx, struct modules *ret)
@@ -318,7 +291,7 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 		if (rec && (strcmp(rec->applied, live) != 0 || rec->pending[0]) &&
 		    !ctx->dry_run) {
 			settle_record(ctx, state, a->key);
-			r = save_state(ctx, state);
+			r = journal_save_or_log(ctx, state);
 			if (r < 0)
 				return r;
 		}
@@ -342,7 +315,7 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 	side_effect = watch_side_effect(ctx, state, a);
 	rec = state_find(state, a->key);
 	snprintf(rec->pending, sizeof(rec->pending), "%s", a->value);
-	r = save_state(ctx, state);
+	r = journal_save_or_log(ctx, state);
 	if (r < 0)
 		return r;
 
@@ -350,7 +323,7 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 	settle_record(ctx, state, a->key);
 	if (side_effect)
 		settle_record(ctx, state, side_effect);
-	r = save_state(ctx, state);
+	r = journal_save_or_log(ctx, state);
 	if (r < 0)
 		return r;
 	if (w < 0)
@@ -462,12 +435,15 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 		assignments_free(&fragment);
 		return EXIT_FAILURE;
 	}
-	if (load_state_or_log(ctx, &state) < 0) {
+	if (journal_load_or_log(ctx, &state) < 0) {
 		state_unlock(ctx->root, lock);
 		assignments_free(&fragment);
 		return EXIT_FAILURE;
 	}
 
+	/* The keys of a taken-over file that purge sets again follow the
+	 * fragment: it may set more or fewer of them than when it was taken. */
+	takeover_note_sets(ctx->root, &state, &fragment);
 	ret = load_modules(ctx, &info, &modules);
 	note_blacklisted(ctx, &info, &fragment);
 	for (size_t i = 0; i < fragment.n; i++) {
@@ -482,7 +458,7 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	 * cubic) goes back to what it was before. */
 	r = revert_records(ctx, &state, &fragment);
 	ret = ret ?: r;
-	r = save_state(ctx, &state);
+	r = journal_save_or_log(ctx, &state);
 	ret = ret ?: r;
 	state_unlock(ctx->root, lock);
 	printf("%s %u key%s, %u already in effect, %u skipped.\n",
@@ -505,15 +481,15 @@ static int do_revert(struct context *ctx, int argc, char **argv)
 		return status;
 	if (lock_or_log(ctx, &lock) < 0)
 		return EXIT_FAILURE;
-	if (load_state_or_log(ctx, &state) < 0) {
+	if (journal_load_or_log(ctx, &state) < 0) {
 		state_unlock(ctx->root, lock);
 		return EXIT_FAILURE;
 	}
 	if (state.n == 0)
-		printf("Nothing recorded: nothing to revert.\n");
+		printf("No kernel value recorded: nothing to revert.\n");
 
 	ret = revert_records(ctx, &state, NULL);
-	r = save_state(ctx, &state);
+	r = journal_save_or_log(ctx, &state);
 	ret = ret ?: r;
 	state_unlock(ctx->root, lock);
 	state_free(&state);

@@ -16,8 +16,9 @@
 #include "sysctld.h"
 
 const struct command *const commands[] = {
-	&command_detect, &command_render,   &command_apply,	&command_revert,
-	&command_status, &command_takeover, &command_overrides, &command_help,
+	&command_detect,  &command_render,    &command_apply,
+	&command_revert,  &command_status,    &command_takeover,
+	&command_journal, &command_overrides, &command_help,
 };
 const size_t n_commands = ELEMENTSOF(commands);
 
@@ -227,6 +228,42 @@ int read_fragment_or_log(const struct context *ctx, struct assignments *ret)
 		return r;
 	}
 	return lines.bad > 0;
+}
+
+/* The undo journal, or the records of an earlier version it replaces. */
+int journal_load_or_log(const struct context *ctx, struct state *ret)
+{
+	const char *path;
+	unsigned line;
+	int r;
+
+	r = state_load(ctx->root, ret, &path, &line);
+	if (r == -EBADMSG && line > 0)
+		log_error("%s%s:%u: corrupt, not using it; move it aside to start anew",
+			  ctx->root, path, line);
+	else if (r == -EBADMSG)
+		log_error("%s%s: truncated or not a record of this package, not using it; "
+			  "move it aside to start anew",
+			  ctx->root, path);
+	else if (r < 0)
+		log_error("cannot read %s%s: %s", ctx->root, path, file_strerror(r));
+	return r;
+}
+
+/* Written ahead of every change it records, nothing with --dry-run; a
+ * journal with no step left is removed. */
+int journal_save_or_log(const struct context *ctx, struct state *state)
+{
+	int r;
+
+	if (ctx->dry_run)
+		return 0;
+	r = state_empty(state) ? state_remove_file(ctx->root) :
+				 state_save(ctx->root, state);
+	if (r < 0)
+		log_error("cannot write %s%s: %s", ctx->root, STATE_JOURNAL,
+			  file_strerror(r));
+	return r;
 }
 
 /* One writer at a time, for apply, revert and takeover (none for

@@ -48,6 +48,7 @@ enum {
 	OPTION_CONGESTION,
 	OPTION_PROMETHEUS,
 	OPTION_TEXTFILE,
+	OPTION_CONVERT,
 };
 #define COMMAND_OPTIONS_MAX 8
 
@@ -74,6 +75,7 @@ extern const struct command command_apply;
 extern const struct command command_revert;
 extern const struct command command_status;
 extern const struct command command_takeover;
+extern const struct command command_journal;
 extern const struct command command_overrides;
 extern const struct command command_help;
 
@@ -114,4 +116,7 @@ const char *kernel_off_limits(const struct context *ctx, const struct sysinfo *i
 bool kernel_off_limits_say(const struct context *ctx, const struct sysinfo *info);
 int detect_or_log(const struct context *ctx, struct sysinfo *ret_info);
 int lock_or_log(const struct context *ctx, int *ret_fd);
+struct state;
+int journal_load_or_log(const struct context *ctx, struct state *ret);
+int journal_save_or_log(const struct context *ctx, struct state *state);
 void detect_say_skipped(const struct context *ctx, const struct sysinfo *info);

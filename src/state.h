@@ -7,8 +7,15 @@
 #include "util.h"
 
 #define STATE_DIR "/var/lib/wp-panel-nettune"
-#define STATE_FILE STATE_DIR "/state"
+/* The undo journal: every step purge takes to put the machine back, in the
+ * order it takes them. */
+#define STATE_JOURNAL STATE_DIR "/journal"
 #define STATE_LOCK STATE_DIR "/lock"
+/* The records of 0.1.0 and of the builds before the journal: read while no
+ * journal exists, and removed once the journal that replaces them is on
+ * disk. */
+#define STATE_LEGACY_RECORD STATE_DIR "/state"
+#define STATE_LEGACY_TAKEOVER STATE_DIR "/taken-over/record"
 /* The sysctl.d fragment as the package last installed it, written by the
  * maintainer scripts whenever ucf left the fragment equal to the rendering:
  * status tells an administrator's edit from an update not taken by it. */
@@ -16,12 +23,16 @@
 /* Left by the maintainer scripts when they left the running kernel alone
  * (a chroot, a container), for the next boot that may tune it. */
 #define STATE_FIRSTBOOT STATE_DIR "/firstboot"
-/* The longest line of the record: a key and three values, tab-separated. */
-#define STATE_LINE_MAX (KEY_MAX + 3 * VALUE_MAX + 3)
-/* The profile has about 25 keys: 64 lines of the longest kind is more than
- * twice what any record holds, and bounds what a damaged or planted file
- * costs to refuse (about 210 KiB). */
-#define STATE_SIZE_MAX (64 * (STATE_LINE_MAX + 1))
+/* A file put back: /etc/sysctl.d/NAME, and its copy taken-over/NAME. */
+#define STATE_NAME_MAX 255
+#define STATE_PATH_MAX (sizeof("/etc/sysctl.d/") + STATE_NAME_MAX)
+/* The longest line of the journal: a key step, its kind, key and three
+ * values, tab-separated. */
+#define STATE_LINE_MAX (4 + KEY_MAX + 3 * VALUE_MAX + 3)
+/* The profile has about 25 keys and the installer's file a dozen: 128
+ * lines of the longest kind is more than twice what any journal holds, and
+ * bounds what a damaged or planted file costs to refuse (about 420 KiB). */
+#define STATE_SIZE_MAX (128 * (STATE_LINE_MAX + 1))
 /* How long apply and revert wait for another run to finish. */
 #define STATE_LOCK_TIMEOUT_SEC 60
 
@@ -36,21 +47,58 @@ struct record {
 	char pending[VALUE_MAX + 1]; /* "" when no write is under way */
 };
 
+/* A file the helper took away: where it goes back, with what mode and
+ * owner, and where its copy is, relative to STATE_DIR. */
+struct undo_file {
+	char path[STATE_PATH_MAX];
+	char saved[STATE_PATH_MAX];
+	unsigned mode, uid, gid;
+};
+
+/* A key that file sets and the fragment does not, set again from it once
+ * the file is back: nothing set it at the boots while the file was away. */
+struct undo_set {
+	char key[KEY_MAX];
+	char value[VALUE_MAX + 1];
+	size_t file; /* the index of its file in files */
+};
+
+/* Where a state was read from, besides the journal. */
+enum {
+	STATE_FROM_LEGACY_RECORD = 1 << 0,
+	STATE_FROM_LEGACY_TAKEOVER = 1 << 1,
+};
+
 struct state {
 	size_t n, cap;
 	struct record *items;
+	size_t n_files, cap_files;
+	struct undo_file *files;
+	size_t n_sets, cap_sets;
+	struct undo_set *sets;
+	unsigned legacy; /* STATE_FROM_* bits: state_save removes those files */
 };
 
 int state_lock(const char *root, unsigned timeout_sec, int *ret_fd);
 void state_unlock(const char *root, int fd);
-int state_load(const char *root, struct state *ret, unsigned *ret_line);
+int state_load(const char *root, struct state *ret, const char **ret_path,
+	       unsigned *ret_line);
 int state_load_stream(FILE *f, struct state *ret, unsigned *ret_line);
+int state_load_legacy_stream(FILE *f, struct state *ret, unsigned *ret_line);
+int state_load_legacy_takeover_stream(FILE *f, struct state *ret, unsigned *ret_line);
 int state_write_stream(FILE *f, const struct state *state);
-int state_save(const char *root, const struct state *state);
+int state_save(const char *root, struct state *state);
 int state_remove_file(const char *root);
+bool state_empty(const struct state *state);
 struct record *state_find(struct state *state, const char *key);
 int state_add(struct state *state, const char *key, const char *original,
 	      const char *applied);
 bool record_is_ours(const struct record *rec, const char *live);
 void state_drop(struct state *state, size_t index);
+bool state_name_valid(const char *name);
+struct undo_file *state_find_file(struct state *state, const char *path);
+int state_add_file(struct state *state, const char *path, const char *saved,
+		   unsigned mode, unsigned uid, unsigned gid);
+void state_drop_file(struct state *state, size_t index);
+int state_add_set(struct state *state, size_t file, const char *key, const char *value);
 void state_free(struct state *state);

@@ -2,8 +2,9 @@
 /* takeover: servers that ran the WP Panel installer's built-in tuning carry
  * its /etc/sysctl.d/99-wp-panel.conf, which sorts after our fragment and so
  * wins every key it names at boot. When that file is byte for byte one the
- * installer writes, it is copied into the state directory and recorded with
- * its mode and owner, for purge to put back, and only then removed. A file
+ * installer writes, it is copied into the state directory and written in the
+ * undo journal with its mode and owner, for purge to put back, and only then
+ * removed. A file
  * that differs was edited by someone: it is left where it is. One run at a
  * time, under the lock apply and revert take; a run killed at any point
  * leaves the file at its path or its copy recorded. */
@@ -25,9 +26,7 @@
 #include "sysctld.h"
 #include "takeover.h"
 
-#define RECORD_HEADER "# wp-panel-nettune taken-over 2"
-#define RECORD_COLUMNS "# path\tmode\tvariant\tuid\tgid"
-#define RECORD_TRAILER "# end"
+#define COPY_NAME "taken-over/" TAKEOVER_NAME
 #define COPY_PATH TAKEOVER_DIR "/" TAKEOVER_NAME
 /* Where the file waits, in its own directory, between being moved off its
  * path and being removed: systemd-sysctl reads only names ending in .conf. */
@@ -36,23 +35,67 @@
  * the name purge gives a file it cannot put back. */
 #define BESIDE_NAME TAKEOVER_NAME ".wp-panel-nettune"
 
-/* The record purge reads: one "path TAB mode TAB variant TAB uid TAB gid"
- * line a file. The fields must survive a shell "read" loop: no tab, no
- * newline. */
-int takeover_record_format(const char *path, const struct stat *st, const char *variant,
-			   char *buf, size_t size)
+static bool sets_key(const struct assignments *a, const char *key)
 {
-	int n;
+	for (size_t i = 0; a && i < a->n; i++)
+		if (strcmp(a->items[i].key, key) == 0)
+			return true;
+	return false;
+}
 
-	if (path[0] != '/' || strpbrk(path, "\t\n") || variant[0] == '\0' ||
-	    strpbrk(variant, "\t\n/"))
-		return -EINVAL;
-	n = snprintf(buf, size, "%s\n%s\n%s\t%04o\t%s\t%u\t%u\n%s\n", RECORD_HEADER,
-		     RECORD_COLUMNS, path, (unsigned)(st->st_mode & 07777), variant,
-		     (unsigned)st->st_uid, (unsigned)st->st_gid, RECORD_TRAILER);
-	if (n < 0 || (size_t)n >= size)
-		return -ENOBUFS;
-	return n;
+/* The assignments of FILE (under the root) whose keys OURS does not set. */
+static int keys_not_ours(const char *root, const char *file,
+			 const struct assignments *ours, struct assignments *ret)
+{
+	struct assignments theirs = { 0 };
+	size_t kept = 0;
+	int r;
+
+	r = sysctld_parse_file(root, file, false, &theirs, NULL);
+	if (r < 0) {
+		assignments_free(&theirs);
+		return r;
+	}
+	for (size_t i = 0; i < theirs.n; i++)
+		if (!sets_key(ours, theirs.items[i].key))
+			theirs.items[kept++] = theirs.items[i];
+	theirs.n = kept;
+	*ret = theirs;
+	return 0;
+}
+
+/* The journal's "set" steps, made again from each saved file and the
+ * fragment: purge sets, once a file is back, the keys it sets that the
+ * fragment does not, since nothing set them while it was away. A copy that
+ * cannot be read gets none, said in a warning. */
+void takeover_note_sets(const char *root, struct state *state,
+			const struct assignments *fragment)
+{
+	state->n_sets = 0;
+	for (size_t i = 0; i < state->n_files; i++) {
+		struct assignments theirs = { 0 };
+		char saved[PATH_MAX_LEN];
+		int r;
+
+		snprintf(saved, sizeof(saved), "%s/%s", STATE_DIR, state->files[i].saved);
+		r = keys_not_ours(root, saved, fragment, &theirs);
+		if (r < 0)
+			log_warning("cannot read %s%s: %s; purge puts it back without "
+				    "setting its keys",
+				    root, saved, file_strerror(r));
+		for (size_t j = 0; j < theirs.n; j++) {
+			char value[VALUE_MAX + 1];
+
+			snprintf(value, sizeof(value), "%s", theirs.items[j].value);
+			normalize_space(value);
+			if (value[0] &&
+			    state_add_set(state, i, theirs.items[j].key, value) < 0)
+				log_warning("%s: %s = %s cannot be written in the journal, "
+					    "purge leaves it",
+					    saved, theirs.items[j].key, value);
+		}
+		assignments_free(&theirs);
+	}
 }
 
 /* Reads a whole regular file from an open descriptor, from its start. Not a
@@ -249,24 +292,30 @@ static int put_back(int etc_fd, const char **ret_name)
  * is put back (-ESTALE, *ret_name where it is). Before the move, a failure
  * leaves the original; a copy and a directory made now are removed, a copy
  * an earlier takeover left stays (it is itself one of the variants). */
-static int move_aside(const char *root, struct found *f, const char **ret_what,
-		      const char **ret_name)
+static int move_aside(const struct context *ctx, struct found *f, struct state *journal,
+		      const char **ret_what, const char **ret_name)
 {
-	char text[PATH_MAX_LEN + 256];
+	const char *root = ctx->root;
+	struct undo_file was = { 0 }, *step;
+	struct assignments ours = { 0 };
 	char *buf = NULL;
 	struct stat now;
 	size_t got;
-	bool had_copy;
-	int dir_fd, r, n;
+	bool had_copy, had_step;
+	int dir_fd, r;
 
-	n = takeover_record_format(TAKEOVER_PATH, &f->st, f->variant, text, sizeof(text));
-	if (n < 0)
-		return n;
+	r = sysctld_parse_file(root, FRAGMENT_SYSCTL, false, &ours, NULL);
+	if (r < 0 && r != -ENOENT)
+		log_warning("cannot read %s%s: %s; purge sets every key of %s again",
+			    root, FRAGMENT_SYSCTL, file_strerror(r), TAKEOVER_PATH);
+	if (r < 0)
+		assignments_free(&ours);
 	*ret_what = "cannot create " TAKEOVER_DIR;
 	r = dirfd_open(root, TAKEOVER_DIR, true, &dir_fd);
 	if (r < 0)
 		return r;
 	dirfd_remove_temporaries(dir_fd, TAKEOVER_NAME);
+	/* And those of the takeover record of the versions before the journal. */
 	dirfd_remove_temporaries(dir_fd, "record");
 	had_copy = fstatat(dir_fd, TAKEOVER_NAME, &now, AT_SYMLINK_NOFOLLOW) == 0;
 	*ret_what = "cannot write " COPY_PATH;
@@ -280,9 +329,21 @@ static int move_aside(const char *root, struct found *f, const char **ret_what,
 		r = read_regular_at(dir_fd, TAKEOVER_NAME, buf, TAKEOVER_SIZE_MAX, &got);
 	if (r == 0 && (got != f->len || memcmp(buf, f->data, got) != 0))
 		r = -EIO;
+	/* The journal says where the copy goes back before the file moves. */
+	step = state_find_file(journal, TAKEOVER_PATH);
+	had_step = step != NULL;
+	if (had_step) {
+		was = *step;
+		state_drop_file(journal, (size_t)(step - journal->files));
+	}
 	if (r == 0) {
-		*ret_what = "cannot write " TAKEOVER_RECORD;
-		r = write_file_atomic_at(dir_fd, "record", text, (size_t)n, 0644);
+		*ret_what = "cannot write " STATE_JOURNAL;
+		r = state_add_file(journal, TAKEOVER_PATH, COPY_NAME,
+				   f->st.st_mode & 07777, f->st.st_uid, f->st.st_gid);
+	}
+	if (r == 0) {
+		takeover_note_sets(root, journal, &ours);
+		r = state_save(root, journal);
 	}
 	if (r == 0) {
 		*ret_what = "it changed while it was taken over";
@@ -314,13 +375,25 @@ static int move_aside(const char *root, struct found *f, const char **ret_what,
 		}
 	}
 	free(buf);
+	if (r < 0 && (step = state_find_file(journal, TAKEOVER_PATH))) {
+		/* The file is where it was: so is the journal. */
+		state_drop_file(journal, (size_t)(step - journal->files));
+		if (had_step)
+			(void)state_add_file(journal, was.path, was.saved, was.mode,
+					     was.uid, was.gid);
+		takeover_note_sets(root, journal, &ours);
+		if (!state_empty(journal))
+			(void)state_save(root, journal);
+		else
+			(void)state_remove_file(root);
+	}
 	if (r < 0 && !had_copy) {
 		(void)unlinkat(dir_fd, TAKEOVER_NAME, 0);
-		(void)unlinkat(dir_fd, "record", 0);
 		(void)fsync(dir_fd);
 		(void)dirfd_rmdir(root, TAKEOVER_DIR);
 	}
 	close(dir_fd);
+	assignments_free(&ours);
 	if (r == 0)
 		(void)fsync(f->etc_fd);
 	return r;
@@ -330,35 +403,24 @@ static int move_aside(const char *root, struct found *f, const char **ret_what,
  * them at boot any more. Printed as one note line. */
 static void note_orphaned_keys(const struct context *ctx, const char *file)
 {
-	struct assignments theirs = { 0 }, ours = { 0 };
+	struct assignments ours = { 0 }, theirs = { 0 };
 	const char *failed = FRAGMENT_SYSCTL;
-	unsigned n = 0;
 	int r;
 
 	r = sysctld_parse_file(ctx->root, failed, false, &ours, NULL);
 	if (r >= 0)
-		r = sysctld_parse_file(ctx->root, failed = file, false, &theirs, NULL);
-	if (r < 0) {
+		r = keys_not_ours(ctx->root, failed = file, &ours, &theirs);
+	if (r < 0)
 		log_warning("cannot read %s%s: %s; the keys it sets are not compared",
 			    ctx->root, failed, file_strerror(r));
-		goto out;
-	}
-	for (size_t i = 0; i < theirs.n; i++) {
-		bool shared = false;
-
-		for (size_t j = 0; j < ours.n; j++)
-			shared = shared ||
-				 strcmp(theirs.items[i].key, ours.items[j].key) == 0;
-		if (shared)
-			continue;
-		printf("%s%s", n++ == 0 ? "note: not in our fragment: " : ", ",
+	for (size_t i = 0; i < theirs.n; i++)
+		printf("%s%s", i == 0 ? "note: not in our fragment: " : ", ",
 		       theirs.items[i].key);
-	}
-	if (n > 0)
+	if (theirs.n > 0)
 		printf("; %s until the next boot, then the kernel's default (purge sets "
 		       "the file's values again)\n",
-		       n == 1 ? "it keeps its live value" : "they keep their live values");
-out:
+		       theirs.n == 1 ? "it keeps its live value" :
+				       "they keep their live values");
 	assignments_free(&theirs);
 	assignments_free(&ours);
 }
@@ -417,6 +479,7 @@ static int report(const struct context *ctx, const char *path, const struct foun
 static int do_takeover(struct context *ctx, int argc, char **argv)
 {
 	struct found f = { .etc_fd = -1, .fd = -1 };
+	struct state journal = { 0 };
 	char path[PATH_MAX_LEN], why[PATH_MAX_LEN + 32];
 	const char *what = NULL, *name = TAKEOVER_NAME;
 	int r, dir_error, lock = -1;
@@ -455,8 +518,13 @@ static int do_takeover(struct context *ctx, int argc, char **argv)
 			if (r == 0)
 				r = inspect(ctx->root, &f, &dir_error);
 		}
-		if (r == 1 && (r = move_aside(ctx->root, &f, &what, &name)) == 0)
+		if (r == 1 && journal_load_or_log(ctx, &journal) < 0) {
+			r = -EBADMSG;
+			what = "the journal cannot be read";
+		} else if (r == 1 &&
+			   (r = move_aside(ctx, &f, &journal, &what, &name)) == 0) {
 			r = 1;
+		}
 	}
 	if (dir_error < 0 && dir_error != -ENOENT) {
 		if ((r == -ELOOP || r == -ENOTDIR) &&
@@ -470,6 +538,7 @@ static int do_takeover(struct context *ctx, int argc, char **argv)
 		r = report(ctx, path, &f, r, what, name);
 	}
 	state_unlock(ctx->root, lock);
+	state_free(&journal);
 	found_close(&f);
 	free(f.data);
 	return r;

@@ -5,17 +5,17 @@
 #include <sys/types.h>
 
 /* The file the WP Panel installer's built-in tuning writes, the copies of
- * what it writes (one file a variant), and where a taken-over file is kept.
- * The record is read by the package's purge, in POSIX shell. */
+ * what it writes (one file a variant), and where a taken-over file is kept;
+ * the undo journal (state.h) says where it goes back. */
 #define TAKEOVER_ETC_DIR "/etc/sysctl.d"
 #define TAKEOVER_NAME "99-wp-panel.conf"
 #define TAKEOVER_PATH TAKEOVER_ETC_DIR "/" TAKEOVER_NAME
 #define TAKEOVER_VARIANTS "/usr/share/wp-panel-nettune/installer"
 #define TAKEOVER_DIR "/var/lib/wp-panel-nettune/taken-over"
-#define TAKEOVER_RECORD TAKEOVER_DIR "/record"
 /* Larger than anything the installer writes: not its file. */
 #define TAKEOVER_SIZE_MAX 65536
 
-struct stat;
-int takeover_record_format(const char *path, const struct stat *st, const char *variant,
-			   char *buf, size_t size);
+struct assignments;
+struct state;
+void takeover_note_sets(const char *root, struct state *state,
+			const struct assignments *fragment);

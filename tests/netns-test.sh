@@ -49,6 +49,7 @@ ln -s /proc/self/mountinfo "$tree/proc/self/mountinfo"
 ln -s /sys "$tree/sys"
 mkdir -p "$tree/etc/sysctl.d" "$tree/etc/modules-load.d"
 fragment=$tree/etc/sysctl.d/60-wp-panel-nettune.conf
+journal=$tree/var/lib/wp-panel-nettune/journal
 nettune() { "$bin" --root "$tree" "$@"; }
 
 # key_path KEY: the /proc/sys file of a dotted key.
@@ -88,8 +89,16 @@ check_rc "status exits 0 with every netns key in effect" 0 nettune status
 check_match "status marks absent global keys" 'net.core.netdev_max_backlog .*not in this namespace' "$out"
 check_match "and read-only ones" 'net.core.rmem_max .*read-only in this namespace' "$out"
 
+check_rc "journal lists what purge puts back" 0 nettune journal
+fin_was=$(echo "$originals" | tr ';' '\n' | sed -n 's/^net.ipv4.tcp_fin_timeout=//p')
+check_match "the original of a key apply changed" \
+	"^  net.ipv4.tcp_fin_timeout = $fin_was, if it is still 15\$" "$out"
+check_eq "and nothing of the global keys" "" \
+	"$(printf '%s\n' "$out" | grep -E 'default_qdisc|netdev_max_backlog|[rw]mem_max' || true)"
+first=$(cat "$journal" 2>&1 || true)
 check_rc "a second apply changes nothing" 0 nettune apply
 check_match "and says so" '^Set 0 keys, 1[0-9] already in effect, [0-9] skipped' "$out"
+check_eq "not even the journal" "$first" "$(cat "$journal" 2>&1 || true)"
 
 echo 45 > "$(key_path net.ipv4.tcp_keepalive_intvl)"
 check_rc "status exits 3 on drift" 3 nettune status
@@ -104,7 +113,7 @@ for key in $netns_keys; do
 	fi
 	check_eq "$key is back to its original" "$want" "$(sysctl_value "$key")"
 done
-check "the record is gone" test ! -e "$tree/var/lib/wp-panel-nettune"
+check "the journal is gone" test ! -e "$tree/var/lib/wp-panel-nettune"
 check_rc "a second revert is harmless" 0 nettune revert
 
 # Switching to cubic later puts the recorded congestion control back.
@@ -122,7 +131,7 @@ check_eq "fin_timeout is back" \
 	"$(echo "$originals" | tr ';' '\n' | sed -n 's/^net.ipv4.tcp_fin_timeout=//p')" \
 	"$(sysctl_value net.ipv4.tcp_fin_timeout)"
 
-# Values the kernel does not take as written. The record must keep the
+# Values the kernel does not take as written. The journal must keep the
 # original and what the kernel really holds, so revert and purge still work.
 fin=$(sysctl_value net.ipv4.tcp_fin_timeout)
 somax=$(sysctl_value net.core.somaxconn)
@@ -132,15 +141,15 @@ sed -i -e 's/^net.ipv4.tcp_fin_timeout = .*/net.ipv4.tcp_fin_timeout = 015/' "$f
 check_rc "apply with an octal value" 0 nettune apply
 check_eq "the kernel reads 015 as 13" 13 "$(sysctl_value net.ipv4.tcp_fin_timeout)"
 check_match "apply says how the kernel read it" 'tcp_fin_timeout = 015 \(was [0-9]+; the kernel reads it as 13\)' "$out"
-check_match "the record holds what the kernel holds" "^net.ipv4.tcp_fin_timeout	$fin	13\$" \
-	"$(cat "$tree/var/lib/wp-panel-nettune/state")"
+check_match "the journal holds what the kernel holds" "^key	net.ipv4.tcp_fin_timeout	$fin	13\$" \
+	"$(cat "$journal")"
 
 sed -i -e 's/^net.core.somaxconn = .*/net.core.somaxconn = lots/' "$fragment"
 check_rc "a value the kernel rejects fails apply" 1 nettune apply
 check_match "with a message naming it" 'cannot set net.core.somaxconn to lots: Invalid argument' "$out"
 check_eq "somaxconn keeps the value applied before" 65535 "$(sysctl_value net.core.somaxconn)"
-check_match "and the record still has its original" "^net.core.somaxconn	$somax	65535\$" \
-	"$(cat "$tree/var/lib/wp-panel-nettune/state")"
+check_match "and the journal still has its original" "^key	net.core.somaxconn	$somax	65535\$" \
+	"$(cat "$journal")"
 
 sed -i -e 's/^net.ipv4.tcp_rmem = .*/net.ipv4.tcp_rmem = 4096 131072 8388608 99/' "$fragment"
 nettune apply >/dev/null 2>&1 || true
@@ -149,6 +158,20 @@ check_eq "fin_timeout's original is back" "$fin" "$(sysctl_value net.ipv4.tcp_fi
 check_eq "somaxconn's original is back" "$somax" "$(sysctl_value net.core.somaxconn)"
 check_eq "tcp_rmem's original is back" "$rmem" "$(sysctl_value net.ipv4.tcp_rmem)"
 check "nothing is left recorded" test ! -e "$tree/var/lib/wp-panel-nettune"
+
+# A record 0.1.0 left, converted into the journal and reverted from it on
+# the real kernel.
+fin=$(sysctl_value net.ipv4.tcp_fin_timeout)
+echo 21 >"$(key_path net.ipv4.tcp_fin_timeout)"
+mkdir -p "$tree/var/lib/wp-panel-nettune"
+printf '%s\n' '# wp-panel-nettune state 1' "net.ipv4.tcp_fin_timeout	$fin	21" '# end' \
+	>"$tree/var/lib/wp-panel-nettune/state"
+check_rc "journal --convert takes a record of 0.1.0" 0 nettune journal --convert
+check_match "into a journal step" "^key	net.ipv4.tcp_fin_timeout	$fin	21\$" "$(cat "$journal")"
+check "and removes the record" test ! -e "$tree/var/lib/wp-panel-nettune/state"
+check_rc "revert from it" 0 nettune revert
+check_eq "puts the original back" "$fin" "$(sysctl_value net.ipv4.tcp_fin_timeout)"
+check "and leaves nothing recorded" test ! -e "$tree/var/lib/wp-panel-nettune"
 
 # Several applies and a revert at once against the real kernel, round after
 # round: the lock keeps every original, so a last revert puts all back.

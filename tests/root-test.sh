@@ -1,8 +1,9 @@
 #!/bin/sh
 # The real binary on --root trees captured from real machines: rendered
 # fragments compared byte for byte with tests/expected/, apply then revert
-# leaving a tree byte-identical, and every kind of bad input refused with a
-# one-line message and nothing on disk changed.
+# leaving a tree byte-identical, the undo journal and the records of earlier
+# versions it replaces, and every kind of bad input refused with a one-line
+# message and nothing on disk changed.
 #
 # usage: tests/root-test.sh BINARY
 # NETTUNE_UPDATE_EXPECTED=1 rewrites tests/expected/ instead (review the diff).
@@ -18,7 +19,10 @@ trap 'rm -rf "$work"' EXIT
 
 fragment=/etc/sysctl.d/60-wp-panel-nettune.conf
 modules=/etc/modules-load.d/wp-panel-nettune.conf
-state=/var/lib/wp-panel-nettune/state
+journal=/var/lib/wp-panel-nettune/journal
+# The records of the versions before the journal, read while it is absent.
+legacy_state=/var/lib/wp-panel-nettune/state
+legacy_taken=/var/lib/wp-panel-nettune/taken-over/record
 
 # Trees derived from a captured one at run time: git keeps no mode bits, and
 # each differs from its source by one fact.
@@ -256,8 +260,8 @@ check_eq "a key before it is set" fq "$(sysctl_value net.core.default_qdisc "$t"
 check_eq "a key after it is not" 4294967295 "$(sysctl_value net.ipv4.tcp_notsent_lowat "$t")"
 "$bin" --root "$t" revert >/dev/null
 
-# Only regular files are read: a FIFO as the fragment, the record or a
-# sysctl.d file never blocks a run.
+# Only regular files are read: a FIFO as the fragment, the journal, a record
+# of an earlier version or a sysctl.d file never blocks a run.
 t=$(fresh debian13-2cpu)
 mv "$t$fragment" "$work/frag"
 mkfifo "$t$fragment"
@@ -272,12 +276,17 @@ check_rc "a FIFO among the sysctl.d files does not block status" 3 timeout 10 "$
 check_match "which says systemd-sysctl would block on it" "70-fifo.conf is a FIFO: systemd-sysctl blocks reading it at boot and applies nothing" "$out"
 "$bin" --root "$t" revert >/dev/null
 rm "$t/etc/sysctl.d/70-fifo.conf"
-mkdir -p "$t/var/lib/wp-panel-nettune"
-mkfifo "$t$state"
-check_rc "a FIFO as the record fails apply" 1 timeout 10 "$bin" --root "$t" apply
-check_match "and says why" "cannot read .*state: not a regular file" "$out"
-check_rc "and revert" 1 timeout 10 "$bin" --root "$t" revert
-rm "$t$state"
+for f in $journal $legacy_state $legacy_taken; do
+	mkdir -p "$t$(dirname "$f")"
+	mkfifo "$t$f"
+	check_rc "a FIFO as ${f##*/wp-panel-nettune/} fails apply" 1 timeout 10 "$bin" --root "$t" apply
+	check_eq "and says why" "wp-panel-nettune: apply: cannot read $t$f: not a regular file" "$out"
+	check_rc "and revert" 1 timeout 10 "$bin" --root "$t" revert
+	check_rc "and journal" 1 timeout 10 "$bin" --root "$t" journal
+	check_match "which names it too" "cannot read $t$f: not a regular file$" "$out"
+	rm "$t$f"
+done
+rmdir "$t/var/lib/wp-panel-nettune/taken-over"
 
 # Writes stay in the tree: a symlink under proc/sys or as the state directory
 # is refused, and nothing is written where it points.
@@ -306,13 +315,59 @@ echo "../evil" >>"$t$modules"
 refused "a bad module name" "wp-panel-nettune.conf:[0-9]+: not a module name" \
 	"$bin" --root "$t" apply
 
+# A damaged journal is refused whole, by every command that reads it, with
+# the line at fault; one that ends before its trailer is named as truncated.
+# corrupt FILE LINE: the message for FILE, refused at LINE (0: truncated).
+corrupt() {
+	if [ "$2" = 0 ]; then
+		echo "^wp-panel-nettune: [a-z]+: $t$1: truncated or not a record of this package, not using it; move it aside to start anew\$"
+	else
+		echo "^wp-panel-nettune: [a-z]+: $t$1:$2: corrupt, not using it; move it aside to start anew\$"
+	fi
+}
+# lines LINE...: the journal's header, then each LINE (\t a tab).
+lines() {
+	echo '# wp-panel-nettune journal 1'
+	for _line in "$@"; do
+		printf '%b\n' "$_line"
+	done
+}
 t=$(fresh debian13-2cpu)
-mkdir -p "$t/var/lib/wp-panel-nettune"
-printf '# wp-panel-nettune state 1\nnet.core.somaxconn\t4096\n# end\n' >"$t$state"
-refused "a corrupt record" "state:2: corrupt record" "$bin" --root "$t" apply
-refused "revert with a corrupt record" "state:2: corrupt record" "$bin" --root "$t" revert
-printf '# wp-panel-nettune state 1\nnet.core.somaxconn\t4096\t65535\n' >"$t$state"
-refused "a truncated record" "state:0: corrupt record" "$bin" --root "$t" apply
+lines 'key\tnet.core.somaxconn\t4096' '# end' >"$t$journal"
+refused "a corrupt journal" "$(corrupt "$journal" 2)" "$bin" --root "$t" apply
+refused "revert with a corrupt journal" "$(corrupt "$journal" 2)" "$bin" --root "$t" revert
+refused "journal with a corrupt journal" "$(corrupt "$journal" 2)" "$bin" --root "$t" journal
+lines 'key\tnet.core.somaxconn\t4096\t65535' >"$t$journal"
+refused "a truncated journal" "$(corrupt "$journal" 0)" "$bin" --root "$t" apply
+printf '# wp-panel-nettune state 2\nnet.core.somaxconn\t4096\t65535\n# end\n' >"$t$journal"
+refused "an earlier record under the journal's name" "$(corrupt "$journal" 1)" "$bin" --root "$t" apply
+: >"$t$journal"
+refused "an empty journal" "$(corrupt "$journal" 0)" "$bin" --root "$t" apply
+lines 'set\tnet.core.rmem_default\t262144' '# end' >"$t$journal"
+refused "a set step with no file before it" "$(corrupt "$journal" 2)" "$bin" --root "$t" apply
+lines 'key\tnet.core.somaxconn\t4096\t65535' \
+	'file\t/etc/passwd\t0644\t0\t0\ttaken-over/passwd' '# end' >"$t$journal"
+refused "a file step outside /etc/sysctl.d" "$(corrupt "$journal" 3)" "$bin" --root "$t" revert
+lines 'key\tnet.core.somaxconn\t4096\t65535' 'key\tnet.core.somaxconn\t1\t65535' '# end' \
+	>"$t$journal"
+refused "a key recorded twice" "$(corrupt "$journal" 3)" "$bin" --root "$t" revert
+# The journal counts, whatever lies beside it: an earlier record is no
+# fallback for a damaged one.
+printf '# wp-panel-nettune state 2\nnet.core.somaxconn\t4096\t65535\n# end\n' >"$t$legacy_state"
+refused "a corrupt journal beside a sound record" "$(corrupt "$journal" 3)" "$bin" --root "$t" revert
+rm "$t$journal"
+# The records of earlier versions are refused alike, and left in place.
+printf '# wp-panel-nettune state 1\nnet.core.somaxconn\t4096\n# end\n' >"$t$legacy_state"
+refused "a corrupt record of 0.1.0" "$(corrupt "$legacy_state" 2)" "$bin" --root "$t" apply
+refused "journal --convert with it" "$(corrupt "$legacy_state" 2)" "$bin" --root "$t" journal --convert
+printf '# wp-panel-nettune state 1\nnet.core.somaxconn\t4096\t65535\n' >"$t$legacy_state"
+refused "a truncated record of 0.1.0" "$(corrupt "$legacy_state" 0)" "$bin" --root "$t" apply
+rm "$t$legacy_state"
+mkdir "$t/var/lib/wp-panel-nettune/taken-over"
+printf '# wp-panel-nettune taken-over 2\n/etc/sysctl.d/../../etc/passwd\t0644\t99-wp-panel.conf.2cpu\t0\t0\n# end\n' \
+	>"$t$legacy_taken"
+refused "a takeover record naming a file outside /etc/sysctl.d" \
+	"$(corrupt "$legacy_taken" 2)" "$bin" --root "$t" journal --convert
 
 t=$(fresh debian13-2cpu)
 rm "$t/proc/meminfo"
@@ -371,7 +426,7 @@ t=$(fresh debian13-2cpu)
 sed -i 's/^net.core.somaxconn = .*/net.core.somaxconn = 1234/' "$t$fragment"
 check_rc "apply after an edit" 0 "$bin" --root "$t" apply
 check_eq "the edited value is live" 1234 "$(sysctl_value net.core.somaxconn "$t")"
-check_match "the original is kept" "^net.core.somaxconn	4096	1234$" "$(cat "$t$state")"
+check_match "the original is kept" "^key	net.core.somaxconn	4096	1234$" "$(cat "$t$journal")"
 check_rc "status is 0 with the edit" 0 "$bin" --root "$t" status
 check_match "and calls it an edit" '^net.core.somaxconn +1234 +1234 .*  \(edited; the profile: 65535\)$' "$out"
 check_match "a chosen one" '^As chosen \(exit 0\): edited\.$' "$out"
@@ -426,15 +481,25 @@ check_eq "--json: cpus_change is empty" "[]" \
 	"$("$bin" --root "$t" status --json | python3 -c 'import json, sys
 print(json.dumps(json.load(sys.stdin)["fragment"]["cpus_change"]))')"
 
-# A crash after the record was written and one key set: revert still works.
+# A crash after the journal was written and one key set, the next key
+# being written: revert still works. So it does from a record left by
+# 0.1.0, which it removes as it would the journal.
 t=$(fresh debian13-2cpu)
 snapshot "$t" >"$work/before"
-mkdir -p "$t/var/lib/wp-panel-nettune"
-printf '# wp-panel-nettune state 1\nnet.core.somaxconn\t4096\t65535\nnet.ipv4.tcp_sack\t1\t1\n# end\n' >"$t$state"
+lines 'key\tnet.core.somaxconn\t4096\t65535' 'key\tnet.ipv4.tcp_sack\t1\t1' \
+	'key\tnet.ipv4.tcp_fin_timeout\t60\t60\t15' '# end' >"$t$journal"
 echo 65535 >"$t/proc/sys/net/core/somaxconn"
+echo 15 >"$t/proc/sys/net/ipv4/tcp_fin_timeout"
 check_rc "revert after a crash mid-apply" 0 "$bin" --root "$t" revert
+check_match "puts back the key being written" '^restored net.ipv4.tcp_fin_timeout = 60$' "$out"
 snapshot "$t" >"$work/after"
 check "the tree is back as it was" cmp -s "$work/before" "$work/after"
+printf '# wp-panel-nettune state 1\nnet.core.somaxconn\t4096\t65535\nnet.ipv4.tcp_sack\t1\t1\n# end\n' \
+	>"$t$legacy_state"
+echo 65535 >"$t/proc/sys/net/core/somaxconn"
+check_rc "revert from a record of 0.1.0" 0 "$bin" --root "$t" revert
+snapshot "$t" >"$work/after"
+check "the tree is back as it was, the record gone" cmp -s "$work/before" "$work/after"
 
 # Switching to cubic puts the recorded congestion control back.
 t=$(fresh debian13-2cpu)
@@ -459,18 +524,24 @@ fresh_legacy() {
 	echo "$t"
 }
 
+# owned TEXT: TEXT with the owner of a file step, the user running this
+# test, written UID GID (in the journal) or UID:GID (in journal's output).
+owned() {
+	printf '%s\n' "$1" | sed -e "s/^\(file	[^	]*	[0-7]*\)	$(id -u)	$(id -g)	/\1	UID	GID	/" \
+		-e "s/, owner $(id -u):$(id -g)\$/, owner UID:GID/"
+}
+
 # listing TREE: the files takeover may touch, with modes, sizes and hashes.
-# The record names the file's owner, the user running this test: it is
-# listed with the owner written UID GID, and without its size.
+# The journal names the file's owner: it is listed with the owner written
+# UID GID, and without its size.
 listing() {
-	_record=var/lib/wp-panel-nettune/taken-over/record
-	(cd "$1" && find etc/sysctl.d var/lib ! -path "$_record" -printf '%p %y %m %s\n' \
-		2>/dev/null && find "$_record" -printf '%p %y %m\n' 2>/dev/null) | LC_ALL=C sort
+	_journal=${journal#/}
+	(cd "$1" && find etc/sysctl.d var/lib ! -path "$_journal" -printf '%p %y %m %s\n' \
+		2>/dev/null && find "$_journal" -printf '%p %y %m\n' 2>/dev/null) | LC_ALL=C sort
 	(
-		cd "$1" && find etc/sysctl.d var/lib -type f ! -path "$_record" -exec sha256sum {} +
-		if [ -f "$_record" ]; then
-			sed "s/	$(id -u)	$(id -g)\$/	UID	GID/" "$_record" | sha256sum |
-				sed "s|-\$|$_record|"
+		cd "$1" && find etc/sysctl.d var/lib -type f ! -path "$_journal" -exec sha256sum {} +
+		if [ -f "$_journal" ]; then
+			owned "$(cat "$_journal")" | sha256sum | sed "s|-\$|$_journal|"
 		fi
 	) | LC_ALL=C sort -k2
 }
@@ -501,6 +572,7 @@ for variant in 2cpu 1cpu; do
 		cmp "$installer/99-wp-panel.conf.$variant" "$t$taken/99-wp-panel.conf"
 	compare takeover "$variant-overrides-after" "$(run_out "$t" overrides)"
 	check_rc "$variant: apply exits 0" 0 "$bin" --root "$t" apply
+	compare takeover "$variant-journal" "$(owned "$(run_out "$t" journal)")"
 	check_rc "$variant: status 0 once taken over" 0 "$bin" --root "$t" status
 	check_rc "$variant: a second takeover with nothing there" 0 "$bin" --root "$t" takeover
 	check_eq "$variant: says nothing" "" "$out"
@@ -511,8 +583,16 @@ cp "$installer/99-wp-panel.conf.2cpu" "$t/etc/sysctl.d/99-wp-panel.conf"
 check_rc "the installer's file back: taken over again" 0 "$bin" --root "$t" takeover
 check "the copy kept is the latest" cmp "$installer/99-wp-panel.conf.2cpu" \
 	"$t$taken/99-wp-panel.conf"
-check_match "and the record says which" '^/etc/sysctl.d/99-wp-panel.conf	0644	99-wp-panel.conf.2cpu	[0-9]+	[0-9]+$' \
-	"$(cat "$t$taken/record")"
+check_eq "and the journal has one step for it, with its mode" \
+	"file	/etc/sysctl.d/99-wp-panel.conf	0644	$(id -u)	$(id -g)	taken-over/99-wp-panel.conf" \
+	"$(grep '^file	' "$t$journal")"
+# The 2-CPU file sets the congestion control, which the 1-CPU fragment
+# leaves to the kernel: purge sets it again once the file is back.
+check_eq "set again by purge: the keys of the latest file the fragment does not set" \
+	"net.core.rmem_default net.core.wmem_default net.core.default_qdisc net.ipv4.tcp_congestion_control" \
+	"$(sed -n 's/^set	\([^	]*\)	.*/\1/p' "$t$journal" | tr '\n' ' ' | sed 's/ $//')"
+check_eq "the kernel values stay recorded" "$(grep -c '^  net\.' "$expected/takeover/1cpu-journal")" \
+	"$(grep -c '^key	' "$t$journal" || true)"
 
 # Left alone, the tree untouched: an edited file, and what is not a file.
 left_alone() {
@@ -593,6 +673,164 @@ check_rc "sysctl.conf read through 99-sysctl.conf" 0 "$bin" --root "$t" override
 check_match "is listed as that file" "^$t/etc/sysctl.d/99-sysctl.conf sets 2 keys of " "$out"
 check_eq "and not noted" 0 "$(printf '%s\n' "$out" | grep -c '^note')"
 
+# --- The undo journal, and the records of earlier versions it replaces -------
+
+# takeover writes its step in the journal first: a journal it cannot read
+# leaves the file where it is, and the tree as it was.
+t=$(fresh_legacy debian13-2cpu)
+cp "$installer/99-wp-panel.conf.2cpu" "$t/etc/sysctl.d/99-wp-panel.conf"
+lines 'key\tnet.core.somaxconn\t4096' '# end' >"$t$journal"
+snapshot "$t" >"$work/before"
+check_rc "takeover with a corrupt journal: exit 1" 1 "$bin" --root "$t" takeover
+check_match "names the journal" "$(corrupt "$journal" 2)" "$out"
+check_match "and leaves the file in place" \
+	"^wp-panel-nettune: takeover: warning: cannot take over $t/etc/sysctl.d/99-wp-panel.conf: the journal cannot be read: .*; left it in place$" "$out"
+snapshot "$t" >"$work/after"
+check "takeover with a corrupt journal: nothing changed" cmp -s "$work/before" "$work/after"
+
+# sets: the set steps of the journal, KEY=VALUE, in their order.
+sets() {
+	sed -n 's/^set	\([^	]*\)	\(.*\)$/\1=\2/p' "$t$journal" | tr '\n' ' ' | sed 's/ $//'
+}
+# The keys purge sets again once the file is back are those of the file that
+# the fragment does not set: made again at every apply, they follow the
+# fragment.
+rm "$t$journal"
+check_rc "takeover" 0 "$bin" --root "$t" takeover
+check_eq "set again by purge: the two keys the fragment does not set" \
+	"net.core.rmem_default=262144 net.core.wmem_default=262144" "$(sets)"
+check_rc "apply" 0 "$bin" --root "$t" apply
+check_eq "the same after apply" \
+	"net.core.rmem_default=262144 net.core.wmem_default=262144" "$(sets)"
+install_fragments "$t" --congestion cubic
+check_rc "apply with cubic, a fragment that no longer sets the congestion control" 0 \
+	"$bin" --root "$t" apply
+check_eq "the keys of the file it stopped setting are set again by purge" \
+	"net.core.rmem_default=262144 net.core.wmem_default=262144 net.core.default_qdisc=fq net.ipv4.tcp_congestion_control=bbr" \
+	"$(sets)"
+check_rc "journal exits 0" 0 "$bin" --root "$t" journal
+check_match "and shows them after the file" '^    then net.ipv4.tcp_congestion_control = bbr, from that file$' "$out"
+echo "net.core.rmem_default = 212992" >>"$t$fragment"
+check_rc "apply with a fragment that sets rmem_default" 0 "$bin" --root "$t" apply
+check_eq "rmem_default is no longer set again by purge" \
+	"net.core.wmem_default=262144 net.core.default_qdisc=fq net.ipv4.tcp_congestion_control=bbr" \
+	"$(sets)"
+install_fragments "$t"
+check_rc "apply with bbr again" 0 "$bin" --root "$t" apply
+check_eq "the two keys again" "net.core.rmem_default=262144 net.core.wmem_default=262144" "$(sets)"
+# revert puts the kernel values back; the file's steps stay for purge.
+check_rc "revert" 0 "$bin" --root "$t" revert
+check_eq "leaves no kernel value in the journal" 0 "$(grep -c '^key	' "$t$journal" || true)"
+check_eq "but the file and the keys set from it" \
+	"file	/etc/sysctl.d/99-wp-panel.conf	0644	$(id -u)	$(id -g)	taken-over/99-wp-panel.conf
+set	net.core.rmem_default	262144
+set	net.core.wmem_default	262144" "$(grep '^file	\|^set	' "$t$journal")"
+check_rc "a second revert" 0 "$bin" --root "$t" revert
+check_eq "has no kernel value to put back" "No kernel value recorded: nothing to revert." "$out"
+
+# compare_file NAME FILE: FILE byte for byte as tests/expected/NAME.
+compare_file() {
+	if [ "${NETTUNE_UPDATE_EXPECTED:-}" = 1 ]; then
+		mkdir -p "$(dirname "$expected/$1")"
+		cp "$2" "$expected/$1"
+	fi
+	if cmp -s "$expected/$1" "$2"; then
+		pass "$1: matches byte for byte"
+	else
+		fail "$1: differs from tests/expected/$1" "$(diff -u "$expected/$1" "$2" 2>&1)"
+	fi
+}
+
+# legacy_tree: a tree as the versions before the journal left it, tuned with
+# the installer's file taken over: a record of 0.1.0 (state 1) and a
+# takeover record of the version after it (taken-over 2), with its copy.
+legacy_tree() {
+	t=$(fresh_legacy debian13-2cpu)
+	mkdir -p "$t$taken"
+	cp "$installer/99-wp-panel.conf.2cpu" "$t$taken/99-wp-panel.conf"
+	printf '%s\n' '# wp-panel-nettune state 1' '# key	original	applied' \
+		'net.core.somaxconn	4096	65535' 'net.ipv4.tcp_fin_timeout	60	15' '# end' \
+		>"$t$legacy_state"
+	printf '%s\n' '# wp-panel-nettune taken-over 2' '# path	mode	variant	uid	gid' \
+		'/etc/sysctl.d/99-wp-panel.conf	0640	99-wp-panel.conf.2cpu	0	4' '# end' \
+		>"$t$legacy_taken"
+	echo 65535 >"$t/proc/sys/net/core/somaxconn"
+	echo 15 >"$t/proc/sys/net/ipv4/tcp_fin_timeout"
+}
+# converted FILE...: the line journal --convert prints for these records.
+converted() {
+	_from=
+	for _f in "$@"; do
+		_from="$_from${_from:+ and }(ROOT)?$_f"
+	done
+	echo "^converted $_from into ROOT$journal\$"
+}
+
+legacy_tree
+snapshot "$t" >"$work/before"
+check_rc "journal reads the records of earlier versions" 0 "$bin" --root "$t" journal
+check_eq "and lists their steps" "Purge puts back, in this order:
+  net.core.somaxconn = 4096, if it is still 65535
+  net.ipv4.tcp_fin_timeout = 60, if it is still 15
+  /etc/sysctl.d/99-wp-panel.conf from $t$taken/99-wp-panel.conf, mode 0640, owner 0:4" \
+	"$(printf '%s\n' "$out" | sed -n '/^Purge puts back/,$p')"
+check_match "saying they are not yet a journal" 'earlier version.*journal --convert' "$out"
+snapshot "$t" >"$work/after"
+check "journal without --convert writes nothing" cmp -s "$work/before" "$work/after"
+check_rc "journal --convert" 0 "$bin" --root "$t" journal --convert
+check_match "names both records" "$(converted "$legacy_state" "$legacy_taken")" \
+	"$(printf '%s\n' "$out" | sed "s|$t|ROOT|g")"
+compare_file journal/converted "$t$journal"
+check "and removes the record of 0.1.0" test ! -e "$t$legacy_state"
+check "and the takeover record" test ! -e "$t$legacy_taken"
+check "but not the copy" cmp "$installer/99-wp-panel.conf.2cpu" "$t$taken/99-wp-panel.conf"
+snapshot "$t" >"$work/before"
+check_rc "a second journal --convert" 0 "$bin" --root "$t" journal --convert
+check_eq "says nothing" "" "$out"
+snapshot "$t" >"$work/after"
+check "and changes nothing" cmp -s "$work/before" "$work/after"
+check_rc "revert from the converted journal" 0 "$bin" --root "$t" revert
+check_eq "puts back the originals of the record" "4096 60" \
+	"$(sysctl_value net.core.somaxconn "$t") $(sysctl_value net.ipv4.tcp_fin_timeout "$t")"
+
+# One record alone is converted alone; a version 2 record keeps its pending
+# value, a version 1 takeover record makes the file root's.
+t=$(fresh debian13-2cpu)
+printf '%s\n' '# wp-panel-nettune state 2' 'net.core.somaxconn	4096	65535	1234' '# end' \
+	>"$t$legacy_state"
+check_rc "journal --convert with a record of kernel values alone" 0 "$bin" --root "$t" journal --convert
+check_match "names it alone" "$(converted "$legacy_state")" "$(printf '%s\n' "$out" | sed "s|$t|ROOT|g")"
+check_eq "the journal has its step" "key	net.core.somaxconn	4096	65535	1234" "$(grep -v '^#' "$t$journal")"
+check "and the record is gone" test ! -e "$t$legacy_state"
+t=$(fresh_legacy debian13-1cpu)
+mkdir -p "$t$taken"
+cp "$installer/99-wp-panel.conf.1cpu" "$t$taken/99-wp-panel.conf"
+printf '%s\n' '# wp-panel-nettune taken-over 1' \
+	'/etc/sysctl.d/99-wp-panel.conf	0644	99-wp-panel.conf.1cpu' '# end' >"$t$legacy_taken"
+check_rc "journal --convert with a takeover record of version 1 alone" 0 "$bin" --root "$t" journal --convert
+check_match "names it alone" "$(converted "$legacy_taken")" "$(printf '%s\n' "$out" | sed "s|$t|ROOT|g")"
+check_eq "the journal has its steps, the file root's" \
+	"file	/etc/sysctl.d/99-wp-panel.conf	0644	0	0	taken-over/99-wp-panel.conf
+set	net.core.rmem_default	262144
+set	net.core.wmem_default	262144" "$(grep -v '^#' "$t$journal")"
+check "and the record is gone" test ! -e "$t$legacy_taken"
+
+# apply on a tree with only the earlier records converts them too: the
+# originals they hold are kept, not the values the kernel holds now.
+legacy_tree
+check_rc "apply on the records of earlier versions" 0 "$bin" --root "$t" apply
+check "removes the record of 0.1.0" test ! -e "$t$legacy_state"
+check "and the takeover record" test ! -e "$t$legacy_taken"
+check_match "the journal keeps the original of somaxconn" "^key	net.core.somaxconn	4096	65535$" \
+	"$(cat "$t$journal")"
+check_match "and the file step, mode and owner as recorded" \
+	"^file	/etc/sysctl.d/99-wp-panel.conf	0640	0	4	taken-over/99-wp-panel.conf$" "$(cat "$t$journal")"
+check_eq "and the keys set again from the file" \
+	"net.core.rmem_default=262144 net.core.wmem_default=262144" "$(sets)"
+check_rc "revert" 0 "$bin" --root "$t" revert
+check_eq "puts back the originals of the record" "4096 60" \
+	"$(sysctl_value net.core.somaxconn "$t") $(sysctl_value net.ipv4.tcp_fin_timeout "$t")"
+
 # apply and revert on this machine need root; they say so and exit 1 before
 # reading or writing anything. As root, the suite drops to nobody for it.
 unprivileged() {
@@ -624,7 +862,8 @@ for cmd in --help --version detect "render sysctl" status apply; do
 	check_rc "$cmd with stdout closed exits 1" 1 sh -c "'$bin' --root '$t' $cmd >&-"
 	check_match "$cmd says stdout is closed" 'cannot write to standard output: it is closed' "$out"
 done
-check "and the record holds no output meant for stdout" sh -c "! grep -q '^set ' '$t$state'"
+check "and the journal holds only its steps, no output meant for stdout" \
+	sh -c "test -s '$t$journal' && ! grep -qv '^#\|^key	' '$t$journal'"
 "$bin" --root "$t" revert >/dev/null
 
 summary

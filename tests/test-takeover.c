@@ -9,53 +9,58 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "helpers.h"
 #include "overrides.h"
 #include "render.h"
+#include "state.h"
 #include "takeover.h"
 
-/* The record is read by a shell loop: exactly these bytes. */
-static void test_record_format(void **state _unused_)
-{
-	struct stat st = { .st_mode = 0100600, .st_uid = 1234, .st_gid = 5678 };
-	char buf[256];
-	int n;
+static struct assignment item(const char *file, const char *key, const char *value);
 
-	n = takeover_record_format(TAKEOVER_PATH, &st, "99-wp-panel.conf.1cpu", buf,
-				   sizeof(buf));
-	assert_string_equal(buf,
-			    "# wp-panel-nettune taken-over 2\n"
-			    "# path\tmode\tvariant\tuid\tgid\n"
-			    "/etc/sysctl.d/99-wp-panel.conf\t0600\t99-wp-panel.conf.1cpu"
-			    "\t1234\t5678\n"
-			    "# end\n");
-	assert_int_equal(n, (int)strlen(buf));
-}
-
-static void test_record_refuses(void **state _unused_)
+/* Purge sets again, once the file is back, the keys it sets that the
+ * fragment does not: made from the saved copy, in its order, its values
+ * with their spaces folded; again from scratch whenever the fragment
+ * changes. A copy that cannot be read gives none. */
+static void test_note_sets(void **state _unused_)
 {
-	static const struct {
-		const char *path, *variant;
-		size_t size;
-		int r;
-	} cases[] = {
-		{ "etc/sysctl.d/x.conf", "v", 256, -EINVAL },
-		{ "/etc/sysctl.d/x\t.conf", "v", 256, -EINVAL },
-		{ "/etc/sysctl.d/x\n.conf", "v", 256, -EINVAL },
-		{ "/etc/sysctl.d/x.conf", "", 256, -EINVAL },
-		{ "/etc/sysctl.d/x.conf", "a\tb", 256, -EINVAL },
-		{ "/etc/sysctl.d/x.conf", "../v", 256, -EINVAL },
-		{ "/etc/sysctl.d/x.conf", "v", 40, -ENOBUFS },
+	struct assignment ours[] = {
+		item(FRAGMENT_SYSCTL, "net.core.somaxconn", "65535"),
+		item(FRAGMENT_SYSCTL, "net.ipv4.tcp_congestion_control", "bbr"),
 	};
+	struct assignments fragment = { ELEMENTSOF(ours), ours };
+	struct state s = { 0 };
+	char *root = scratch_new();
 
-	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
-		struct stat st = { .st_mode = 0100644 };
-		char buf[256];
-		int r = takeover_record_format(cases[i].path, &st, cases[i].variant, buf,
-					       cases[i].size);
+	scratch_write(root, TAKEOVER_DIR "/" TAKEOVER_NAME,
+		      "# the installer's\n"
+		      "net.core.somaxconn = 65535\n"
+		      "net.core.rmem_default=262144\n"
+		      "net.ipv4.tcp_congestion_control = bbr\n"
+		      "-net.ipv4.tcp_mem =  786432\t1048576  1572864\n");
+	assert_int_equal(state_add_file(&s, TAKEOVER_PATH, "taken-over/" TAKEOVER_NAME,
+					0644, 0, 0),
+			 0);
+	takeover_note_sets(root, &s, &fragment);
+	assert_int_equal(s.n_sets, 2);
+	assert_string_equal(s.sets[0].key, "net.core.rmem_default");
+	assert_string_equal(s.sets[0].value, "262144");
+	assert_string_equal(s.sets[1].key, "net.ipv4.tcp_mem");
+	assert_string_equal(s.sets[1].value, "786432 1048576 1572864");
+	assert_int_equal(s.sets[1].file, 0);
 
-		if (r != cases[i].r)
-			fail_msg("case %zu: got %d, want %d", i, r, cases[i].r);
-	}
+	/* cubic now: the fragment leaves congestion control to the file. */
+	fragment.n = 1;
+	takeover_note_sets(root, &s, &fragment);
+	assert_int_equal(s.n_sets, 3);
+	assert_string_equal(s.sets[1].key, "net.ipv4.tcp_congestion_control");
+
+	scratch_free(root);
+	root = scratch_new();
+	takeover_note_sets(root, &s, &fragment);
+	assert_int_equal(s.n_sets, 0);
+	assert_int_equal(s.n_files, 1);
+	state_free(&s);
+	scratch_free(root);
 }
 
 static struct assignment item(const char *file, const char *key, const char *value)
@@ -111,8 +116,7 @@ static void test_collect(void **state _unused_)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_record_format),
-		cmocka_unit_test(test_record_refuses),
+		cmocka_unit_test(test_note_sets),
 		cmocka_unit_test(test_collect),
 	};
 

@@ -1,16 +1,19 @@
 #!/bin/sh
 # Every file a command reads under the root, made hostile. The files are
 # found, not listed: each command runs under strace on a --root copy of the
-# Debian 13 fixture (fragments rendered, a record, the installer's file and
-# its variants), and every regular file it opens for reading is then
-# replaced, in a fresh copy, by a FIFO, a 1 GB sparse file, /dev/zero's
-# device and a symlink to /dev/zero; a FIFO and a 1 GB *.conf are also
-# planted in each modprobe.d directory. Each run must end within 20 s, exit
-# with a status its command documents, name the file in a line of its
-# output, and peak under 16 MiB.
+# Debian 13 fixture (fragments rendered and applied, the installer's file
+# taken over, and back at its path as the installer writes it again, its
+# variants, the undo journal), and every regular file it opens for reading
+# is then replaced, in a fresh copy, by a FIFO, a 1 GB sparse file,
+# /dev/zero's device and a symlink to /dev/zero; a FIFO and a 1 GB *.conf
+# are also planted in each modprobe.d directory. The commands that read the
+# journal run again on a copy with the records of the versions before it
+# instead. Each run must end within 20 s, exit with a status its command
+# documents, name the file in a line of its output, and peak under 16 MiB.
 #
 # usage: tests/robust/reads.sh BINARY (as root: it makes device nodes)
-# NETTUNE_READS_COMMANDS="status|detect" tries only those.
+# NETTUNE_READS_COMMANDS="status|detect" tries only those (on the tree
+# with the journal; NETTUNE_READS_LEGACY_COMMANDS on the other).
 set -eu
 
 bin=$(realpath "$1")
@@ -33,34 +36,54 @@ done
 
 work=$(mktemp -d /tmp/nettune-reads.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-base=$work/base
 limit_kib=16384
 confdirs="/etc/modprobe.d /run/modprobe.d /usr/local/lib/modprobe.d /usr/lib/modprobe.d
 /lib/modprobe.d"
 
-cp -a "$here/fixtures/debian13-2cpu" "$base"
-mkdir -p "$base/var/lib" "$base/etc/sysctl.d" "$base/etc/modules-load.d" \
-	"$base/usr/share/wp-panel-nettune/installer"
-"$bin" --root "$base" render sysctl >"$base/etc/sysctl.d/60-wp-panel-nettune.conf"
-"$bin" --root "$base" render modules >"$base/etc/modules-load.d/wp-panel-nettune.conf"
-cp "$here/../share/installer/"* "$base/usr/share/wp-panel-nettune/installer/"
-cp "$here/../share/installer/99-wp-panel.conf.2cpu" "$base/etc/sysctl.d/99-wp-panel.conf"
-"$bin" --root "$base" apply >/dev/null
+installer=$here/../share/installer
+journal_base=$work/journal
+cp -a "$here/fixtures/debian13-2cpu" "$journal_base"
+mkdir -p "$journal_base/var/lib" "$journal_base/etc/sysctl.d" \
+	"$journal_base/etc/modules-load.d" "$journal_base/usr/share/wp-panel-nettune/installer"
+"$bin" --root "$journal_base" render sysctl >"$journal_base/etc/sysctl.d/60-wp-panel-nettune.conf"
+"$bin" --root "$journal_base" render modules >"$journal_base/etc/modules-load.d/wp-panel-nettune.conf"
+cp "$installer/"* "$journal_base/usr/share/wp-panel-nettune/installer/"
+cp "$installer/99-wp-panel.conf.2cpu" "$journal_base/etc/sysctl.d/99-wp-panel.conf"
+"$bin" --root "$journal_base" takeover >/dev/null
+"$bin" --root "$journal_base" apply >/dev/null
+cp "$installer/99-wp-panel.conf.2cpu" "$journal_base/etc/sysctl.d/99-wp-panel.conf"
 # apply set every key; one back to the kernel's value, so that apply
-# --dry-run has something to do and reads the record.
-echo 60 >"$base/proc/sys/net/ipv4/tcp_fin_timeout"
+# --dry-run has something to do and reads the journal.
+echo 60 >"$journal_base/proc/sys/net/ipv4/tcp_fin_timeout"
+# The same tree as the versions before the journal left it: the journal's
+# steps in a record of kernel values and a takeover record.
+legacy_base=$work/legacy
+cp -a "$journal_base" "$legacy_base"
+legacy_dir=$legacy_base/var/lib/wp-panel-nettune
+{
+	echo '# wp-panel-nettune state 2'
+	sed -n 's/^key	//p' "$legacy_dir/journal"
+	echo '# end'
+} >"$legacy_dir/state"
+printf '%s\n' '# wp-panel-nettune taken-over 2' \
+	'/etc/sysctl.d/99-wp-panel.conf	0644	99-wp-panel.conf.2cpu	0	0' '# end' \
+	>"$legacy_dir/taken-over/record"
+rm "$legacy_dir/journal"
 
-# NETTUNE_READS_COMMANDS: the commands to try, "|" between them.
-commands=${NETTUNE_READS_COMMANDS:-"status|apply --dry-run|detect|render sysctl|takeover --dry-run"}
+# The commands to try on each tree, "|" between them.
+commands=${NETTUNE_READS_COMMANDS:-"status|apply --dry-run|detect|render sysctl|takeover --dry-run|journal"}
+legacy_commands=${NETTUNE_READS_LEGACY_COMMANDS:-"apply --dry-run|journal|journal --convert"}
 
-# reads CMD: the regular files under the tree that CMD opens for reading,
-# relative to the tree, one a line.
+# reads CMD: the regular files of the tree $base that CMD opens for reading,
+# relative to the tree, one a line. CMD runs on a copy: it may write.
 reads() {
+	rm -rf "$work/r"
+	cp -a "$base" "$work/r"
 	# shellcheck disable=SC2086 # the command's words
-	strace -f -y -e trace=openat,open -o "$work/strace" "$bin" --root "$base" $1 \
+	strace -f -y -e trace=openat,open -o "$work/strace" "$bin" --root "$work/r" $1 \
 		>/dev/null 2>&1 || true
 	grep -v 'O_WRONLY\|O_RDWR\|O_DIRECTORY' "$work/strace" |
-		sed -n "s|.*= [0-9][0-9]*<$base\(/[^>]*\)>\$|\1|p" | LC_ALL=C sort -u |
+		sed -n "s|.*= [0-9][0-9]*<$work/r\(/[^>]*\)>\$|\1|p" | LC_ALL=C sort -u |
 		while read -r rel; do
 			if [ -f "$base$rel" ] && [ ! -L "$base$rel" ]; then
 				echo "$rel"
@@ -161,39 +184,52 @@ run_case() {
 	fi
 }
 
-all=$work/all
-: >"$all"
-IFS='|'
-for cmd in $commands; do
+# try BASE COMMANDS: every case of each of COMMANDS ("|" between them) on
+# copies of the tree BASE; the files they read are added to $all.
+try() {
+	base=$1
+	IFS='|'
+	for cmd in $2; do
+		IFS=' 
+'
+		reads "$cmd" >"$work/files"
+		note "$cmd reads $(wc -l <"$work/files") files: $(tr '\n' ' ' <"$work/files")"
+		cat "$work/files" >>"$all"
+		while read -r rel; do
+			for kind in fifo sparse zero link; do
+				run_case "$cmd" "$rel" "$kind"
+			done
+		done <"$work/files"
+		case $cmd in
+		takeover* | journal*) ;;
+		*)
+			for dir in $confdirs; do
+				run_case "$cmd" "$dir/zz-fifo.conf" fifo
+				run_case "$cmd" "$dir/zz-big.conf" sparse
+			done
+			;;
+		esac
+		IFS='|'
+	done
 	IFS=' 
 '
-	reads "$cmd" >"$work/files"
-	note "$cmd reads $(wc -l <"$work/files") files: $(tr '\n' ' ' <"$work/files")"
-	cat "$work/files" >>"$all"
-	while read -r rel; do
-		for kind in fifo sparse zero link; do
-			run_case "$cmd" "$rel" "$kind"
-		done
-	done <"$work/files"
-	case $cmd in
-	takeover*) ;;
-	*)
-		for dir in $confdirs; do
-			run_case "$cmd" "$dir/zz-fifo.conf" fifo
-			run_case "$cmd" "$dir/zz-big.conf" sparse
-		done
-		;;
-	esac
-	IFS='|'
-done
-IFS=' 
-'
+}
+
+all=$work/all
+: >"$all"
+try "$journal_base" "$commands"
+try "$legacy_base" "$legacy_commands"
 
 note "$cases cases: $hung hung, $crashed crashed, $over over 16 MiB," \
 	"$wrong with an undocumented status, $silent silent"
 check_match "the discovered files include the module directory's" \
 	'^/lib/modules/.*/modules\.dep\.bin$' "$(cat "$all")"
-check_match "and the record" '^/var/lib/wp-panel-nettune/state$' "$(cat "$all")"
+check_match "the journal" '^/var/lib/wp-panel-nettune/journal$' "$(cat "$all")"
+check_match "the copy of the file taken over" '^/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf$' \
+	"$(cat "$all")"
+check_match "the record of kernel values before the journal" '^/var/lib/wp-panel-nettune/state$' \
+	"$(cat "$all")"
+check_match "and the takeover record" '^/var/lib/wp-panel-nettune/taken-over/record$' "$(cat "$all")"
 check_eq "no case hangs" 0 "$hung"
 check_eq "no case crashes" 0 "$crashed"
 check_eq "every case peaks under 16 MiB" 0 "$over"

@@ -2,9 +2,10 @@
 # takeover on hostile ground, on --root trees: several runs at once, a
 # symlinked state directory, the file edited or replaced while a run holds
 # it (strace holds the run just before it removes the file), runs killed
-# before every write, rename, unlink and fsync, and a huge record. After
-# each, the installer's file is at its path unchanged, or its copy is kept
-# with a valid record.
+# before every write, rename, unlink and fsync, and a huge journal or
+# record of an earlier version. After each, the installer's file is at its
+# path unchanged, or its copy is kept with the journal step that puts it
+# back.
 #
 # usage: tests/robust/takeover.sh BINARY (as root: it chowns files)
 # NETTUNE_TAKEOVER_ROUNDS sets the rounds of each concurrency test (default 200).
@@ -32,6 +33,7 @@ fi
 variant=$here/../share/installer/99-wp-panel.conf.2cpu
 file=/etc/sysctl.d/99-wp-panel.conf
 taken=/var/lib/wp-panel-nettune/taken-over
+journal=/var/lib/wp-panel-nettune/journal
 t=$work/tree
 cp -a "$here/fixtures/debian13-2cpu" "$work/base"
 mkdir -p "$work/base/var/lib" "$work/base/etc/sysctl.d" \
@@ -47,18 +49,27 @@ fresh() {
 }
 
 # kept: the file is at its path byte for byte, or its copy is kept with a
-# record that names it (version 1, of 0.1.0, counts, so that the figures
-# of an older helper say what they mean).
+# whole journal whose step puts it back. Where no journal exists, the
+# takeover record of an earlier version counts, as the helper reads it, so
+# that the figures of an older helper say what they mean.
 kept() {
 	if [ -e "$t$file" ]; then
 		cmp -s "$variant" "$t$file"
 		return
 	fi
-	cmp -s "$variant" "$t$taken/99-wp-panel.conf" &&
+	cmp -s "$variant" "$t$taken/99-wp-panel.conf" || return
+	if [ ! -e "$t$journal" ] && [ -e "$t$taken/record" ]; then
 		sed -n 1p "$t$taken/record" | grep -Eq '^# wp-panel-nettune taken-over [12]$' &&
-		[ "$(sed -n '$p' "$t$taken/record")" = "# end" ] &&
-		grep -Eq "^/etc/sysctl.d/99-wp-panel.conf	0644	99-wp-panel.conf.2cpu(	0	0)?$" \
-			"$t$taken/record"
+			[ "$(sed -n '$p' "$t$taken/record")" = "# end" ] &&
+			grep -Eq "^/etc/sysctl.d/99-wp-panel.conf	0644	99-wp-panel.conf.2cpu(	0	0)?$" \
+				"$t$taken/record"
+		return
+	fi
+	[ "$(sed -n 1p "$t$journal")" = "# wp-panel-nettune journal 1" ] &&
+		[ "$(sed -n '$p' "$t$journal")" = "# end" ] &&
+		[ "$(grep -c '^file	' "$t$journal")" = 1 ] &&
+		grep -q "^file	/etc/sysctl.d/99-wp-panel.conf	0644	0	0	taken-over/99-wp-panel.conf$" \
+			"$t$journal"
 }
 
 # --- Several at once ----------------------------------------------------------
@@ -92,6 +103,7 @@ for n in 2 3 10; do
 	done
 	note "$n at once: the file lost in $lost, left in place in $stayed of $rounds rounds"
 	check_eq "$n takeovers at once: lost or left in no round" "0 0" "$lost $stayed"
+	check "$n takeovers at once: the last one's step is in the journal" test -s "$t$journal"
 done
 
 # --- A symlinked state directory ------------------------------------------------
@@ -157,9 +169,9 @@ fresh
 chown 1234:5678 "$t$file"
 chmod 0640 "$t$file"
 check_rc "a file owned by 1234:5678: taken over" 0 "$bin" --root "$t" takeover
-check_match "the record keeps owner and mode" \
-	"^/etc/sysctl.d/99-wp-panel.conf	0640	99-wp-panel.conf.2cpu	1234	5678$" \
-	"$(cat "$t$taken/record" 2>&1)"
+check_match "the journal keeps owner and mode" \
+	"^file	/etc/sysctl.d/99-wp-panel.conf	0640	1234	5678	taken-over/99-wp-panel.conf$" \
+	"$(cat "$t$journal" 2>&1)"
 check_eq "the copy keeps the mode" 640 "$(stat -c %a "$t$taken/99-wp-panel.conf" 2>&1)"
 
 # --- Killed at every step -----------------------------------------------------------
@@ -194,23 +206,27 @@ note "killed: $good of $total kill points kept the file and the next takeover co
 check_eq "killed at any point: kept, and the next takeover completes" "$total" "$good"
 check_match "killed at many points" '^[1-9][0-9]' "$total"
 
-# --- A huge record ------------------------------------------------------------------
-fresh
-mkdir -p "$t/var/lib/wp-panel-nettune"
-truncate -s 1G "$t/var/lib/wp-panel-nettune/state"
-for cmd in status apply revert; do
-	rc=0
-	timeout 60 /usr/bin/time -o "$work/rss" -f %M "$bin" --root "$t" "$cmd" \
-		>"$work/out" 2>&1 || rc=$?
-	kib=$(tail -n 1 "$work/rss")
-	note "$cmd on a 1 GB sparse record: exit $rc, peak RSS $kib KiB"
-	check "$cmd on a 1 GB record: at most 8 MiB" test "$kib" -le 8192
-	if [ "$cmd" != status ]; then
-		check_eq "$cmd on a 1 GB record: refused" 1 "$rc"
-		check_match "$cmd on a 1 GB record: with one line" \
-			"^wp-panel-nettune: $cmd: cannot read $t/var/lib/wp-panel-nettune/state: File too large$" \
-			"$(cat "$work/out")"
-	fi
+# --- A huge journal, or record of an earlier version ------------------------------
+# Each is refused before it is read, by every command that reads it, and
+# takeover leaves the file where it is.
+for huge in $journal /var/lib/wp-panel-nettune/state $taken/record; do
+	name=${huge#/var/lib/wp-panel-nettune/}
+	fresh
+	mkdir -p "$t$(dirname "$huge")"
+	truncate -s 1G "$t$huge"
+	for cmd in status apply revert journal takeover; do
+		rc=0
+		timeout 60 /usr/bin/time -o "$work/rss" -f %M "$bin" --root "$t" "$cmd" \
+			>"$work/out" 2>&1 || rc=$?
+		kib=$(tail -n 1 "$work/rss")
+		note "$cmd on a 1 GB sparse $name: exit $rc, peak RSS $kib KiB"
+		check "$cmd on a 1 GB $name: at most 8 MiB" test "$kib" -le 8192
+		[ "$cmd" != status ] || continue
+		check_eq "$cmd on a 1 GB $name: refused" 1 "$rc"
+		check_match "$cmd on a 1 GB $name: naming it" \
+			"^wp-panel-nettune: $cmd: cannot read $t$huge: File too large$" "$(cat "$work/out")"
+	done
+	check "a 1 GB $name: the file is at its path" cmp "$variant" "$t$file"
 done
 
 summary
