@@ -73,6 +73,15 @@ export DPKG_ROOT
 agree "DPKG_ROOT empty" "" "$t"
 unset DPKG_ROOT
 
+# DPKG_ROOT comes first, before any container marker is looked at.
+t=$(tree dpkg-root-container)
+echo lxc >"$t/run/systemd/container"
+: >"$t/.dockerenv"
+DPKG_ROOT=/target
+export DPKG_ROOT
+agree "DPKG_ROOT set in a container" "dpkg-root: DPKG_ROOT is /target: not the running system" "$t"
+unset DPKG_ROOT
+
 t=$(tree systemd-container)
 echo systemd-nspawn >"$t/run/systemd/container"
 agree "/run/systemd/container" "container: running in a container (systemd-nspawn)" "$t"
@@ -80,6 +89,9 @@ agree "/run/systemd/container" "container: running in a container (systemd-nspaw
 t=$(tree empty-systemd-container)
 : >"$t/run/systemd/container"
 agree "an empty /run/systemd/container" "" "$t"
+printf 'container=lxc\0' >"$t/proc/1/environ"
+agree "an empty /run/systemd/container, container= in /proc/1/environ" \
+	"container: running in a container (lxc)" "$t"
 
 t=$(tree environ)
 printf 'HOME=/\0container=lxc\0TERM=linux\0' >"$t/proc/1/environ"

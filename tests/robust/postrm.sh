@@ -1,17 +1,16 @@
 #!/bin/sh
 # debian/postrm purge on a corrupt or hostile state directory: FIFOs, a
-# directory and symlinks where its files should be, symlinks planted at the
-# names it writes, records too large to parse line by line. Each case runs
-# the real postrm, unchanged, in namespaces of its own: a network namespace
-# (its writes to /proc/sys/net change nothing of this machine), a PID
-# namespace whose PID 1 is the case's shell, and a mount namespace whose /
-# is a copy-on-write overlay of this machine's, with tmpfs over /var/lib,
-# /etc/sysctl.d, /etc/modules-load.d, /run and /tmp. The overlay hides a
-# container's marker files, so that postrm takes the case for a host and
-# puts values back; nothing it writes (ucf, debconf) reaches this machine.
+# directory and symlinks where the journal, the saved copy of a taken-over
+# file, the file's path or the lock should be; journals too large,
+# truncated, or with malformed lines; the records of an earlier version,
+# never converted; the lock held by a run still going. And debian/prerm
+# remove, which removes the node exporter's metrics, on a hostile directory.
+# Each case runs the real script, unchanged, in namespaces of its own
+# (tests/robust/ns-lib): network, UTS, PID and mount namespaces, and an
+# overlay of this machine's / with tmpfs over the trees the script writes.
 # Every case must finish (exit 0) within 60 s, with one line per refused
-# item, and leave what the case says. Records are bounded as the helper
-# bounds them (src/state.h): 213248 bytes, lines of 3331.
+# item, and leave what the case says. The journal is bounded as the helper
+# bounds it (src/state.h): 427008 bytes.
 #
 # usage: tests/robust/postrm.sh BINARY    (root; the helper is not used:
 # postrm runs when it is gone)
@@ -20,83 +19,54 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib.sh
 . "$here/../lib.sh"
+# shellcheck source=tests/robust/ns-lib
+. "$here/ns-lib"
 postrm=$here/../../debian/postrm
+prerm=$here/../../debian/prerm
 
-if [ "$(id -u)" != 0 ]; then
-	fail "tests/robust/postrm.sh needs root (namespaces and mounts)"
+work=$(mktemp -d /tmp/nettune-robust-postrm.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+if ! why=$(ns_usable); then
+	fail "tests/robust/postrm.sh: $why"
 	summary
 	exit 1
 fi
-work=$(mktemp -d /tmp/nettune-robust-postrm.XXXXXX)
-trap 'rm -rf "$work"' EXIT
 sysctl -a 2>/dev/null | grep '^net\.' >"$work/net-before" || true
 
-# The namespaces' PID 1: makes the root, then runs the case in it.
-# shellcheck disable=SC2016 # expanded by that shell
-printf '%s\n' 'set -e
-n=$1
-mount -t tmpfs scratch "$n"
-mkdir "$n/upper" "$n/ovl" "$n/root"
-mount -t overlay overlay -o "lowerdir=/,upperdir=$n/upper,workdir=$n/ovl" "$n/root"
-r=$n/root
-mount -t proc proc "$r/proc"
-mount --rbind /dev "$r/dev"
-rm -f "$r/.dockerenv" "$r/run/.containerenv"
-for d in /run /tmp /var/lib /etc/sysctl.d /etc/modules-load.d; do
-	mkdir -p "$r$d"
-	mount -t tmpfs nettune "$r$d"
-done
-mkdir -p "$r/var/lib/ucf/cache" "$r/var/lib/wp-panel-nettune"
-cp "$2" "$r/postrm"
-cp "$3" "$r/case.sh"
-exec chroot "$r" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin \
-	DEBIAN_FRONTEND=noninteractive LC_ALL=C sh -c ". /case.sh
-		setup
-		rc=0
-		timeout 60 /postrm purge >/tmp/out 2>&1 </dev/null || rc=\$?
-		echo \"exit \$rc\"
-		sed \"s/^/said: /; s/\\.wp-panel-nettune\\.[A-Za-z0-9]\\{6\\}\$/.wp-panel-nettune.XXXXXX/\" /tmp/out
-		report"' >"$work/pid1.sh"
-
-# What every case can use, inside its root.
+# What every case of this test can use, inside its root, besides ns_helpers.
 # shellcheck disable=SC2016 # expanded inside the case's root
-printf '%s\n' 'tab=$(printf "\t")
-S=/var/lib/wp-panel-nettune
-T=$S/taken-over
+printf '%s\n' 'J=$S/journal
 F=/etc/sysctl.d/99-wp-panel.conf
-key() { echo "/proc/sys/$(echo "$1" | tr . /)"; }
-put() { printf "%s\n" "$2" >"$(key "$1")"; }
-# record: a sound record of originals; fin_timeout and somaxconn have the
-# values the package gave them.
-record() {
-	fin=$(cat "$(key net.ipv4.tcp_fin_timeout)")
-	max=$(cat "$(key net.core.somaxconn)")
+# keys: the key steps of fin_timeout and somaxconn, whose originals are the
+# namespace'"'"'s values, now changed to those the package gives them.
+keys() {
+	printf "key\tnet.ipv4.tcp_fin_timeout\t%s\t15\n" "$(get net.ipv4.tcp_fin_timeout)"
+	printf "key\tnet.core.somaxconn\t%s\t65535\n" "$(get net.core.somaxconn)"
 	put net.ipv4.tcp_fin_timeout 15
 	put net.core.somaxconn 65535
-	printf "# wp-panel-nettune state 2\n# key\toriginal\tapplied\tpending (while being written)\n"
-	printf "net.ipv4.tcp_fin_timeout\t%s\t15\nnet.core.somaxconn\t%s\t65535\n# end\n" "$fin" "$max"
 }
-# taken VERSION [FILE]: the installer'"'"'s file taken over, mode 0640, owner
-# 1234:2345, with a record of that version.
+# taken: the installer'"'"'s file taken over, its copy in taken-over/ with
+# mode 0640 and owner 1234:2345; prints its file step and its set step.
 installer() { printf "# installer\nnet.ipv4.tcp_keepalive_time = 600\n"; }
 taken() {
-	mkdir -p "$T"
-	installer >"${2:-$T/99-wp-panel.conf}"
-	chown 1234:2345 "${2:-$T/99-wp-panel.conf}"
-	chmod 640 "${2:-$T/99-wp-panel.conf}"
-	if [ "$1" = 2 ]; then
-		printf "# wp-panel-nettune taken-over 2\n# path\tmode\tvariant\tuid\tgid\n%s\t0640\t2cpu\t1234\t2345\n# end\n" "$F"
-	else
-		printf "# wp-panel-nettune taken-over 1\n# path\tmode\tvariant\n%s\t0640\t2cpu\n# end\n" "$F"
-	fi >"$T/record"
+	mkdir -p $S/taken-over
+	installer >$S/taken-over/99-wp-panel.conf
+	chown 1234:2345 $S/taken-over/99-wp-panel.conf
+	chmod 640 $S/taken-over/99-wp-panel.conf
+	printf "file\t%s\t0640\t1234\t2345\ttaken-over/99-wp-panel.conf\n" "$F"
+	printf "set\tnet.ipv4.tcp_keepalive_time\t600\n"
 }
+# pad N: a comment line and the trailer, N bytes in all, after the journal.
+pad() { { printf "#"; head -c $(($1 - 8)) /dev/zero | tr "\0" x; printf "\n# end\n"; } >>$J; }
+# sound: a sound journal of both keys and the file taken over.
+sound() { { keys; taken; } | journal >$J; }
 # values: the keys the cases change, as the kernel has them now.
 values() {
 	for k in net.ipv4.tcp_fin_timeout net.core.somaxconn net.ipv4.tcp_keepalive_time; do
-		echo "$k $(cat "$(key "$k")")"
+		echo "$k $(get "$k")"
 	done
 }
-# files: what stands under the trees postrm writes, a random name made
+# files: what stands under the trees the scripts write, a random name made
 # XXXXXX; regular files with their bytes summed.
 files() {
 	find /etc/sysctl.d /var/lib/wp-panel-nettune /var/lib/prometheus /srv -mindepth 1 \
@@ -104,89 +74,98 @@ files() {
 		sed "s/\.wp-panel-nettune\.[A-Za-z0-9]\{6\} /.wp-panel-nettune.XXXXXX /"
 	find /etc/sysctl.d /srv -type f -exec md5sum {} + 2>/dev/null | sort -k2 |
 		sed "s/\.wp-panel-nettune\.[A-Za-z0-9]\{6\}$/.wp-panel-nettune.XXXXXX/"
-}' >"$work/prelude.sh"
+}' >"$work/prelude"
 
-# case NAME WANT: runs the case whose setup and report functions are on
-# standard input; what it reports must be WANT.
+# case_ NAME WANT [SCRIPT ARG]: runs the case whose setup and report
+# functions are on standard input around SCRIPT ARG (default: postrm
+# purge); what it reports must be WANT.
 case_() {
 	_case=$work/case-$(echo "$1" | tr -c 'a-z0-9\n' -)
-	mkdir -p "$_case/ns"
 	{
-		cat "$work/prelude.sh"
+		cat "$work/prelude"
 		cat
-	} >"$_case/case.sh"
+	} >"$_case.sh"
 	_start=$(date +%s)
-	timeout 120 unshare --mount --net --pid --fork --kill-child \
-		sh "$work/pid1.sh" "$_case/ns" "$postrm" "$_case/case.sh" >"$_case/got" 2>&1
-	echo "exit of the namespaces: $?" >>"$_case/got"
-	note "$(sed -n 1p "$_case/got") after $(($(date +%s) - _start)) s: $1"
+	ns_run "${3:-$postrm}" "${4:-purge}" "$_case.sh" "$_case.got"
+	note "$(sed -n 1p "$_case.got") after $(($(date +%s) - _start)) s: $1"
 	check_eq "$1" "$2
-exit of the namespaces: 0" "$(cat "$_case/got")"
+exit of the namespaces: 0" "$(cat "$_case.got")"
 }
 
 sum() { printf '%s\n' "$2" | md5sum | sed "s|-\$|$1|"; }
 inst=$(printf '# installer\nnet.ipv4.tcp_keepalive_time = 600\n' | md5sum | cut -d' ' -f1)
-# The values of a new network namespace.
+say="said: wp-panel-nettune:"
+tab=$(printf '\t')
+J=/var/lib/wp-panel-nettune/journal
+F=/etc/sysctl.d/99-wp-panel.conf
+# The values of a new network namespace, and those the package gave.
 sound_values="net.ipv4.tcp_fin_timeout 60
 net.core.somaxconn 4096
 net.ipv4.tcp_keepalive_time 7200"
-
-# --- A sound state directory --------------------------------------------------
-
-case_ "a sound record and a version 2 takeover record: all put back, owner and group too" \
-	"exit 0
-said: wp-panel-nettune: put back the original value of 2 kernel setting(s)
-said: wp-panel-nettune: put back /etc/sysctl.d/99-wp-panel.conf, byte for byte
-said: wp-panel-nettune: set again from /etc/sysctl.d/99-wp-panel.conf: net.ipv4.tcp_keepalive_time
+applied_values="net.ipv4.tcp_fin_timeout 15
+net.core.somaxconn 65535
+net.ipv4.tcp_keepalive_time 7200"
+# All put back: the keys, the file with its mode and owner, its set step.
+all_back="$say put back $F, byte for byte
+$say net.ipv4.tcp_keepalive_time: set again from $F
+$say put back the original value of 2 kernel setting(s)
 net.ipv4.tcp_fin_timeout 60
 net.core.somaxconn 4096
 net.ipv4.tcp_keepalive_time 600
-/etc/sysctl.d/99-wp-panel.conf f 640 1234:2345
-$inst  /etc/sysctl.d/99-wp-panel.conf" <<'CASE'
-setup() { record >$S/state; taken 2; }
+$F f 640 1234:2345"
+
+# --- A sound journal ------------------------------------------------------------
+
+case_ "a sound journal: the keys and the file put back, mode and owner too, then its set step" \
+	"exit 0
+$all_back
+$inst  $F" <<'CASE'
+setup() { sound; }
 report() { values; files; }
 CASE
 
-# A version 1 record has no owner: the file comes back root's. At the old
-# fixed temporary name stands a symlink to another file, which must stay
-# as it is.
-case_ "a version 1 takeover record, a symlink at the old temporary name: put back, the symlink's target untouched" \
+case_ "a symlink at the old fixed temporary name: the file put back, the symlink's target untouched" \
 	"exit 0
-said: wp-panel-nettune: put back the original value of 2 kernel setting(s)
-said: wp-panel-nettune: put back /etc/sysctl.d/99-wp-panel.conf, byte for byte
-said: wp-panel-nettune: set again from /etc/sysctl.d/99-wp-panel.conf: net.ipv4.tcp_keepalive_time
-net.ipv4.tcp_fin_timeout 60
-net.core.somaxconn 4096
-net.ipv4.tcp_keepalive_time 600
-/etc/sysctl.d/99-wp-panel.conf f 640 0:0
-/etc/sysctl.d/99-wp-panel.conf.wp-panel-nettune-tmp l 777 0:0
+$all_back
+$F.wp-panel-nettune-tmp l 777 0:0
 /srv/victim f 644 0:0
-$inst  /etc/sysctl.d/99-wp-panel.conf
+$inst  $F
 $(sum /srv/victim victim)" <<'CASE'
 setup() {
-	record >$S/state
-	taken 1
+	sound
 	mkdir -p /srv && echo victim >/srv/victim && chmod 644 /srv/victim
 	ln -s /srv/victim $F.wp-panel-nettune-tmp
 }
 report() { values; files; }
 CASE
 
+case_ "another file at the path: both kept, the one taken over beside it, no temporary left, no set step" \
+	"exit 0
+$say $F was taken over and another file stands there now: both kept, the one taken over is $F.wp-panel-nettune
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+$F f 644 0:0
+$F.wp-panel-nettune f 640 1234:2345
+$(sum $F other)
+$inst  $F.wp-panel-nettune" <<'CASE'
+setup() { sound; echo other >$F && chmod 644 $F; }
+report() { values; files; }
+CASE
+
 case_ "another file at the path, a symlink at the name beside it: both kept, the symlink's target untouched" \
 	"exit 0
-said: wp-panel-nettune: put back the original value of 2 kernel setting(s)
-said: wp-panel-nettune: /etc/sysctl.d/99-wp-panel.conf was taken over and another file stands there now: both kept, the one taken over is /etc/sysctl.d/99-wp-panel.conf.wp-panel-nettune.XXXXXX
+$say $F was taken over and another file stands there now: both kept, the one taken over is $F.wp-panel-nettune.XXXXXX
+$say put back the original value of 2 kernel setting(s)
 $sound_values
-/etc/sysctl.d/99-wp-panel.conf f 644 0:0
-/etc/sysctl.d/99-wp-panel.conf.wp-panel-nettune l 777 0:0
-/etc/sysctl.d/99-wp-panel.conf.wp-panel-nettune.XXXXXX f 640 0:0
+$F f 644 0:0
+$F.wp-panel-nettune l 777 0:0
+$F.wp-panel-nettune.XXXXXX f 640 1234:2345
 /srv/victim f 644 0:0
-$(sum /etc/sysctl.d/99-wp-panel.conf other)
-$inst  /etc/sysctl.d/99-wp-panel.conf.wp-panel-nettune.XXXXXX
+$(sum $F other)
+$inst  $F.wp-panel-nettune.XXXXXX
 $(sum /srv/victim victim)" <<'CASE'
 setup() {
-	record >$S/state
-	taken 1
+	sound
 	echo other >$F && chmod 644 $F
 	mkdir -p /srv && echo victim >/srv/victim && chmod 644 /srv/victim
 	ln -s /srv/victim $F.wp-panel-nettune
@@ -194,172 +173,548 @@ setup() {
 report() { values; files; }
 CASE
 
+case_ "the file is back already: nothing beside it, its set step written" \
+	"exit 0
+$say $F is back already
+$say net.ipv4.tcp_keepalive_time: set again from $F
+$say put back the original value of 2 kernel setting(s)
+net.ipv4.tcp_fin_timeout 60
+net.core.somaxconn 4096
+net.ipv4.tcp_keepalive_time 600
+$F f 600 0:0
+$inst  $F" <<'CASE'
+setup() { sound; installer >$F && chmod 600 $F; }
+report() { values; files; }
+CASE
+
 # A takeover killed between moving the file off its path and removing it
 # leaves it hidden beside the path; the copy stands for it and it goes.
 case_ "an interrupted takeover's hidden file: removed, the file put back" \
 	"exit 0
-said: wp-panel-nettune: put back the original value of 2 kernel setting(s)
-said: wp-panel-nettune: put back /etc/sysctl.d/99-wp-panel.conf, byte for byte
-said: wp-panel-nettune: set again from /etc/sysctl.d/99-wp-panel.conf: net.ipv4.tcp_keepalive_time
+$all_back
+$inst  $F" <<'CASE'
+setup() { sound; installer >/etc/sysctl.d/.99-wp-panel.conf.taking-over; }
+report() { values; files; }
+CASE
+
+case_ "a hidden file of that name that is not the copy: kept, the file put back" \
+	"exit 0
+$all_back
+$inst  $F
+/etc/sysctl.d/.99-wp-panel.conf.taking-over f 644 0:0
+$(sum /etc/sysctl.d/.99-wp-panel.conf.taking-over other)" <<'CASE'
+setup() { sound; echo other >/etc/sysctl.d/.99-wp-panel.conf.taking-over; }
+report() { values; files | grep -v taking-over; files | sed -n "/taking-over/p"; }
+CASE
+
+# --- The set step follows its file ------------------------------------------------
+
+case_ "the file cannot be put back (read-only /etc/sysctl.d): its set step not written, its copy kept" \
+	"exit 0
+$say could not put back $F; it is left in /var/lib/wp-panel-nettune
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+/var/lib/wp-panel-nettune/journal f 644 0:0
+/var/lib/wp-panel-nettune/lock f 644 0:0
+/var/lib/wp-panel-nettune/taken-over d 755 0:0
+/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345" <<'CASE'
+setup() { sound; : >$S/firstboot; mount -o remount,ro /etc/sysctl.d; }
+report() { values; files; }
+CASE
+
+case_ "the saved copy is missing: its set step not written, the state directory kept" \
+	"exit 0
+$say /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf is missing or not a file: $F cannot be put back; /var/lib/wp-panel-nettune is left in place
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+/var/lib/wp-panel-nettune/journal f 644 0:0
+/var/lib/wp-panel-nettune/lock f 644 0:0
+/var/lib/wp-panel-nettune/taken-over d 755 0:0" <<'CASE'
+setup() { sound; rm $S/taken-over/99-wp-panel.conf; }
+report() { values; files; }
+CASE
+
+# The set steps of a file follow it up to the next file step, even past a
+# key step; a set step with no file before it is written never.
+case_ "set steps: written after their file only, not after the next file that is not back, nor before any file" \
+	"exit 0
+$say put back $F, byte for byte
+$say net.ipv4.tcp_keepalive_time: set again from $F
+$say /var/lib/wp-panel-nettune/taken-over/98-other.conf is missing or not a file: /etc/sysctl.d/98-other.conf cannot be put back; /var/lib/wp-panel-nettune is left in place
+$say put back the original value of 2 kernel setting(s)
 net.ipv4.tcp_fin_timeout 60
 net.core.somaxconn 4096
 net.ipv4.tcp_keepalive_time 600
-/etc/sysctl.d/99-wp-panel.conf f 640 1234:2345
-$inst  /etc/sysctl.d/99-wp-panel.conf" <<'CASE'
-setup() { record >$S/state; taken 2; installer >/etc/sysctl.d/.99-wp-panel.conf.taking-over; }
-report() { values; files; }
+net.ipv4.tcp_keepalive_probes 9
+net.ipv4.tcp_keepalive_intvl 75" <<'CASE'
+setup() {
+	keys >/tmp/keys
+	taken >/tmp/taken
+	{
+		printf "set\tnet.ipv4.tcp_keepalive_intvl\t30\n"
+		sed 1q /tmp/taken
+		cat /tmp/keys
+		sed 1d /tmp/taken
+		printf "file\t/etc/sysctl.d/98-other.conf\t0644\t0\t0\ttaken-over/98-other.conf\n"
+		printf "set\tnet.ipv4.tcp_keepalive_probes\t3\n"
+	} | journal >$J
+}
+report() {
+	values
+	echo "net.ipv4.tcp_keepalive_probes $(get net.ipv4.tcp_keepalive_probes)"
+	echo "net.ipv4.tcp_keepalive_intvl $(get net.ipv4.tcp_keepalive_intvl)"
+}
 CASE
 
-# --- FIFOs, a directory, symlinks ---------------------------------------------
+# --- FIFOs, directories, symlinks -----------------------------------------------
 
-case_ "the lock is a FIFO: no hang, values put back without the lock" \
+case_ "the lock is a FIFO: no hang, the journal replayed without the lock" \
 	"exit 0
-said: wp-panel-nettune: /var/lib/wp-panel-nettune/lock is not a regular file: going on without the lock
-said: wp-panel-nettune: put back the original value of 2 kernel setting(s)
-$sound_values" <<'CASE'
-setup() { record >$S/state; mkfifo $S/lock; }
-report() { values; files; }
+$all_back" <<'CASE'
+setup() { sound; mkfifo $S/lock; }
+report() { values; files | grep -v "  "; }
 CASE
 
-case_ "the lock is a directory: values put back without the lock" \
+case_ "the lock is a directory: the journal replayed without the lock" \
 	"exit 0
-said: wp-panel-nettune: /var/lib/wp-panel-nettune/lock is not a regular file: going on without the lock
-said: wp-panel-nettune: put back the original value of 2 kernel setting(s)
-$sound_values" <<'CASE'
-setup() { record >$S/state; mkdir $S/lock; }
-report() { values; files; }
+$all_back" <<'CASE'
+setup() { sound; mkdir $S/lock; }
+report() { values; files | grep -v "  "; }
 CASE
 
 case_ "the lock is a dangling symlink: its target is not created" \
 	"exit 0
-said: wp-panel-nettune: /var/lib/wp-panel-nettune/lock is not a regular file: going on without the lock
-said: wp-panel-nettune: put back the original value of 2 kernel setting(s)
-$sound_values" <<'CASE'
-setup() { record >$S/state; mkdir -p /srv; ln -s /srv/planted.conf $S/lock; }
+$all_back" <<'CASE'
+setup() { sound; mkdir -p /srv; ln -s /srv/planted $S/lock; }
+report() { values; files | grep -v "  "; }
+CASE
+
+case_ "the journal is a FIFO: no hang, refused in one line, nothing written, the directory kept" \
+	"exit 0
+$say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
+$applied_values
+$J p 644 0:0
+/var/lib/wp-panel-nettune/taken-over d 755 0:0
+/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345" <<'CASE'
+setup() { sound; rm $J; mkfifo -m 644 $J; : >$S/firstboot; : >$S/fragment.base; }
 report() { values; files; }
 CASE
 
-case_ "the state record is a FIFO: no hang, reported, nothing written" \
+case_ "the journal is a directory: refused in one line, the directory kept" \
 	"exit 0
-said: wp-panel-nettune: /var/lib/wp-panel-nettune/state is not a regular file: no value put back
-net.ipv4.tcp_fin_timeout 15
-net.core.somaxconn 65535
-net.ipv4.tcp_keepalive_time 7200" <<'CASE'
-setup() { record >/dev/null; mkfifo $S/state; }
+$say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
+$applied_values
+$J d 755 0:0
+$J/journal f 644 0:0" <<'CASE'
+setup() { sound; rm -r $S/taken-over; mkdir $S/j; mv $J $S/j/; mv $S/j $J; }
 report() { values; files; }
 CASE
 
-case_ "the takeover record is a FIFO: no hang, reported, the saved file kept" \
+case_ "the journal is a symlink to a sound journal: not followed, refused in one line" \
 	"exit 0
-said: wp-panel-nettune: put back the original value of 2 kernel setting(s)
-said: wp-panel-nettune: /var/lib/wp-panel-nettune/taken-over/record is not a regular file: /var/lib/wp-panel-nettune/taken-over is left in place
+$say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
+$applied_values
+/srv/journal f 644 0:0
+$J l 777 0:0" <<'CASE'
+setup() { sound; rm -r $S/taken-over; mkdir -p /srv; mv $J /srv/journal; ln -s /srv/journal $J; }
+report() { values; files | grep -v "  "; }
+CASE
+
+case_ "the saved copy is a FIFO: no hang, reported, kept; the keys put back" \
+	"exit 0
+$say /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf is missing or not a file: $F cannot be put back; /var/lib/wp-panel-nettune is left in place
+$say put back the original value of 2 kernel setting(s)
 $sound_values
+$J f 644 0:0
 /var/lib/wp-panel-nettune/lock f 644 0:0
 /var/lib/wp-panel-nettune/taken-over d 755 0:0
-/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345
-/var/lib/wp-panel-nettune/taken-over/record p 644 0:0" <<'CASE'
-setup() { record >$S/state; taken 2; rm $T/record; mkfifo -m 644 $T/record; }
+/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf p 640 0:0" <<'CASE'
+setup() { sound; rm $S/taken-over/99-wp-panel.conf; mkfifo -m 640 $S/taken-over/99-wp-panel.conf; }
 report() { values; files; }
 CASE
 
-case_ "the saved file is a FIFO: no hang, reported, kept" \
+case_ "the saved copy is a FIFO, an interrupted takeover's hidden file beside the path: no hang, both kept" \
 	"exit 0
-said: wp-panel-nettune: put back the original value of 2 kernel setting(s)
-said: wp-panel-nettune: /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf is not a regular file: /etc/sysctl.d/99-wp-panel.conf is not put back, /var/lib/wp-panel-nettune/taken-over is left in place
+$say /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf is missing or not a file: $F cannot be put back; /var/lib/wp-panel-nettune is left in place
+$say put back the original value of 2 kernel setting(s)
 $sound_values
+/etc/sysctl.d/.99-wp-panel.conf.taking-over f 644 0:0
+$J f 644 0:0
 /var/lib/wp-panel-nettune/lock f 644 0:0
 /var/lib/wp-panel-nettune/taken-over d 755 0:0
 /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf p 640 0:0
-/var/lib/wp-panel-nettune/taken-over/record f 644 0:0" <<'CASE'
-setup() { record >$S/state; taken 2; rm $T/99-wp-panel.conf; mkfifo -m 640 $T/99-wp-panel.conf; }
+$inst  /etc/sysctl.d/.99-wp-panel.conf.taking-over" <<'CASE'
+setup() {
+	sound
+	rm $S/taken-over/99-wp-panel.conf
+	mkfifo -m 640 $S/taken-over/99-wp-panel.conf
+	installer >/etc/sysctl.d/.99-wp-panel.conf.taking-over
+}
 report() { values; files; }
 CASE
 
-case_ "the saved file is a symlink: not followed, nothing put at the path" \
+case_ "the saved copy is a symlink: not followed, nothing put at the path" \
 	"exit 0
-said: wp-panel-nettune: put back the original value of 2 kernel setting(s)
-said: wp-panel-nettune: /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf is not a regular file: /etc/sysctl.d/99-wp-panel.conf is not put back, /var/lib/wp-panel-nettune/taken-over is left in place
+$say /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf is missing or not a file: $F cannot be put back; /var/lib/wp-panel-nettune is left in place
+$say put back the original value of 2 kernel setting(s)
 $sound_values
 /srv/secret f 600 0:0
+$J f 644 0:0
 /var/lib/wp-panel-nettune/lock f 644 0:0
 /var/lib/wp-panel-nettune/taken-over d 755 0:0
 /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf l 777 0:0
-/var/lib/wp-panel-nettune/taken-over/record f 644 0:0
 $(sum /srv/secret secret)" <<'CASE'
 setup() {
-	record >$S/state
-	taken 1
+	sound
 	mkdir -p /srv && (umask 077 && echo secret >/srv/secret)
-	ln -sf /srv/secret $T/99-wp-panel.conf
+	ln -sf /srv/secret $S/taken-over/99-wp-panel.conf
 }
 report() { values; files; }
 CASE
 
-# --- Records too large to parse line by line -----------------------------------
-
-case_ "a record line of 1 MB: the record refused whole" \
+case_ "the saved copy is a directory: reported, kept" \
 	"exit 0
-said: wp-panel-nettune: /var/lib/wp-panel-nettune/state is larger than 213248 bytes: no value put back
-net.ipv4.tcp_fin_timeout 15
-net.core.somaxconn 65535
-net.ipv4.tcp_keepalive_time 7200" <<'CASE'
+$say /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf is missing or not a file: $F cannot be put back; /var/lib/wp-panel-nettune is left in place
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+$J f 644 0:0
+/var/lib/wp-panel-nettune/lock f 644 0:0
+/var/lib/wp-panel-nettune/taken-over d 755 0:0
+/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf d 755 0:0" <<'CASE'
+setup() { sound; rm $S/taken-over/99-wp-panel.conf; mkdir $S/taken-over/99-wp-panel.conf; }
+report() { values; files; }
+CASE
+
+case_ "the saved copy is larger than a file taken over can be: reported, kept" \
+	"exit 0
+$say /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf is missing or not a file: $F cannot be put back; /var/lib/wp-panel-nettune is left in place
+$say put back the original value of 2 kernel setting(s)
+$sound_values" <<'CASE'
+setup() { sound; head -c 65537 /dev/zero >$S/taken-over/99-wp-panel.conf; }
+report() { values; }
+CASE
+
+case_ "a FIFO at the path: no hang, both kept" \
+	"exit 0
+$say $F was taken over and another file stands there now: both kept, the one taken over is $F.wp-panel-nettune
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+$F p 644 0:0
+$F.wp-panel-nettune f 640 1234:2345
+$inst  $F.wp-panel-nettune" <<'CASE'
+setup() { sound; mkfifo -m 644 $F; }
+report() { values; files; }
+CASE
+
+case_ "a directory at the path: both kept, nothing put into it" \
+	"exit 0
+$say $F was taken over and another file stands there now: both kept, the one taken over is $F.wp-panel-nettune
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+$F d 755 0:0
+$F.wp-panel-nettune f 640 1234:2345
+$inst  $F.wp-panel-nettune" <<'CASE'
+setup() { sound; mkdir $F; }
+report() { values; files; }
+CASE
+
+case_ "a symlink at the path: not followed, its target untouched, both kept" \
+	"exit 0
+$say $F was taken over and another file stands there now: both kept, the one taken over is $F.wp-panel-nettune
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+$F l 777 0:0
+$F.wp-panel-nettune f 640 1234:2345
+/srv/victim f 644 0:0
+$inst  $F.wp-panel-nettune
+$(sum /srv/victim victim)" <<'CASE'
 setup() {
-	record | sed '$d' >$S/state
-	{ printf 'net.ipv4.tcp_keepalive_time\t'; head -c 1000000 /dev/zero | tr '\0' 7; printf '\t1\n# end\n'; } >>$S/state
+	sound
+	mkdir -p /srv && echo victim >/srv/victim && chmod 644 /srv/victim
+	ln -s /srv/victim $F
 }
 report() { values; files; }
 CASE
 
-case_ "a record line longer than the helper writes: not parsed, the other lines put back" \
+# --- The lock -------------------------------------------------------------------
+
+# A run still going holds the lock, and adds a step to the journal before
+# it lets go: purge must wait for it, and read the journal it leaves.
+case_ "the lock held by a run still going: purge waits, then replays the journal that run leaves" \
 	"exit 0
-said: wp-panel-nettune: ignoring a line of more than 3331 bytes in /var/lib/wp-panel-nettune/state
-said: wp-panel-nettune: put back the original value of 2 kernel setting(s)
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+waited" <<'CASE'
+setup() {
+	keys | journal >$J.whole
+	sed /somaxconn/d $J.whole >$J
+	flock $S/lock sh -c ": >/tmp/held; sleep 3; mv $J.whole $J" &
+	while [ ! -e /tmp/held ]; do sleep 0.1; done
+	date +%s >/tmp/start
+}
+report() { values; [ $(($(date +%s) - $(cat /tmp/start))) -ge 2 ] && echo waited; }
+CASE
+
+# --- Sizes ------------------------------------------------------------------------
+
+case_ "a journal line of 1 MB: the journal refused whole" \
+	"exit 0
+$say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
+$applied_values" <<'CASE'
+setup() {
+	keys | journal - >$J
+	{ printf "key\tnet.ipv4.tcp_keepalive_time\t"; head -c 1000000 /dev/zero | tr "\0" 7; printf "\t1\n# end\n"; } >>$J
+}
+report() { values; }
+CASE
+
+case_ "a journal of 100,000 lines (3.5 MB): refused whole" \
+	"exit 0
+$say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
+$applied_values" <<'CASE'
+setup() {
+	keys >/dev/null
+	yes "key${tab}net.ipv4.tcp_fin_timeout${tab}60${tab}15" | head -n 100000 | journal >$J
+}
+report() { values; }
+CASE
+
+# The bound itself: 427008 bytes are read, one more is not.
+case_ "a journal of 427008 bytes: replayed" \
+	"exit 0
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+427008" <<'CASE'
+setup() {
+	keys | journal - >$J
+	pad $((427008 - $(stat -c %s $J)))
+	stat -c %s $J >/tmp/size
+}
+report() { values; cat /tmp/size; }
+CASE
+
+case_ "a journal of 427009 bytes: refused whole" \
+	"exit 0
+$say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
+$applied_values" <<'CASE'
+setup() {
+	keys | journal - >$J
+	pad $((427009 - $(stat -c %s $J)))
+}
+report() { values; }
+CASE
+
+case_ "a line of 400 kB within the bound: malformed, read in bounded time, the other lines replayed" \
+	"exit 0
+$say ignoring a malformed line in $J
+$say put back the original value of 2 kernel setting(s)
 $sound_values" <<'CASE'
 setup() {
-	record | sed '$d' >$S/state
-	{ printf 'net.ipv4.tcp_keepalive_time\t'; head -c 100000 /dev/zero | tr '\0' 7; printf '\t1\n# end\n'; } >>$S/state
+	{ keys; printf "key\tnet.ipv4."; head -c 400000 /dev/zero | tr "\0" X; printf "\t1\t2\n"; } | journal >$J
 }
+report() { values; }
+CASE
+
+case_ "a journal of 30,000 short malformed lines: read through, 21 lines said, the directory kept" \
+	"exit 0
+$(i=0; while [ $i -lt 20 ]; do echo "$say ignoring a malformed line in $J"; i=$((i + 1)); done)
+$say 29980 more message(s) about $J left out
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+$J f 644 0:0
+/var/lib/wp-panel-nettune/lock f 644 0:0" <<'CASE'
+setup() { { keys; yes "n${tab}1${tab}2" | head -n 30000; } | journal >$J; }
 report() { values; files; }
 CASE
 
-case_ "a record of 100,000 lines (3.1 MB): refused whole" \
+# --- Headers, truncation ----------------------------------------------------------
+
+for header in "# wp-panel-nettune journal 2" "# wp-panel-nettune state 2" "" "# end"; do
+	case_ "a journal whose first line is \"$header\": refused in one line, nothing written, the directory kept" \
+		"exit 0
+$say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
+$applied_values
+$J f 644 0:0
+/var/lib/wp-panel-nettune/taken-over d 755 0:0
+/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345" <<CASE
+setup() { sound; sed -i "1s/.*/$header/" \$J; }
+report() { values; files | grep -v "  "; }
+CASE
+done
+
+case_ "an empty journal: refused in one line, the directory kept" \
 	"exit 0
-said: wp-panel-nettune: /var/lib/wp-panel-nettune/state is larger than 213248 bytes: no value put back
-net.ipv4.tcp_fin_timeout 15
+$say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
+$J f 644 0:0" <<'CASE'
+setup() { : >$J; }
+report() { files; }
+CASE
+
+# Written by the helper in one go (a new file renamed over the old), a
+# journal is truncated only by damage: the steps it lists in full are
+# taken; the line cut short is not.
+case_ "a truncated journal: the steps listed in full taken, the line cut short not" \
+	"exit 0
+$say $J is truncated; taking the steps it lists in full
+$say put back $F, byte for byte
+$say net.ipv4.tcp_keepalive_time: set again from $F
+$say put back the original value of 1 kernel setting(s)
+net.ipv4.tcp_fin_timeout 60
 net.core.somaxconn 65535
-net.ipv4.tcp_keepalive_time 7200" <<'CASE'
+net.ipv4.tcp_keepalive_time 600
+$F f 640 1234:2345
+$inst  $F" <<'CASE'
 setup() {
-	record >/dev/null
-	{
-		printf '# wp-panel-nettune state 2\n'
-		yes "net.ipv4.tcp_fin_timeout${tab}60${tab}15" | head -n 100000
-		printf '# end\n'
-	} >$S/state
+	keys >/tmp/keys
+	{ sed 2d /tmp/keys; taken; } | journal - >$J
+	printf "%s\t655" "$(sed -n 2p /tmp/keys)" >>$J
 }
 report() { values; files; }
 CASE
 
-case_ "a record of 30,000 short malformed lines: read through, 21 lines said" \
+case_ "no journal at all: said so, the state directory removed" \
 	"exit 0
-$(i=0; while [ $i -lt 20 ]; do echo "said: wp-panel-nettune: ignoring a malformed line in /var/lib/wp-panel-nettune/state"; i=$((i + 1)); done)
-said: wp-panel-nettune: 29980 more message(s) about /var/lib/wp-panel-nettune/state left out
-said: wp-panel-nettune: put back the original value of 2 kernel setting(s)
-$sound_values" <<'CASE'
+$say no record of changed kernel values, none to put back" <<'CASE'
+setup() { : >$S/firstboot; }
+report() { files; }
+CASE
+
+# --- Malformed lines ----------------------------------------------------------------
+
+# Lines the helper never writes, each told and skipped; the key steps
+# would put fin_timeout back (it holds 15), the file steps would write a
+# file, the set steps a key, if any were taken.
+malformed_keys="key${tab}..${tab}1${tab}1
+key${tab}net..ipv4.tcp_fin_timeout${tab}60${tab}15
+key${tab}.net.ipv4.tcp_fin_timeout${tab}60${tab}15
+key${tab}net.ipv4.tcp_fin_timeout.${tab}60${tab}15
+key${tab}net/ipv4/tcp_fin_timeout${tab}60${tab}15
+key${tab}NET.ipv4.tcp_fin_timeout${tab}60${tab}15
+key${tab}kernel.hostname${tab}planted${tab}@HOST@
+key${tab}net.ipv4.tcp_fin_timeout${tab}60
+key${tab}net.ipv4.tcp_fin_timeout${tab}${tab}60${tab}15
+key${tab}net.ipv4.tcp_fin_timeout${tab}60${tab}15${tab}
+${tab}key${tab}net.ipv4.tcp_fin_timeout${tab}60${tab}15
+key${tab}net.ipv4.tcp_fin_timeout${tab}60${tab}15${tab}20${tab}25
+KEY${tab}net.ipv4.tcp_fin_timeout${tab}60${tab}15
+net.ipv4.tcp_fin_timeout${tab}60${tab}15
+set${tab}net.ipv4.tcp_keepalive_time
+set${tab}net.ipv4.tcp_keepalive_time${tab}600${tab}700
+set${tab}net.ipv4.tcp_keepalive_time${tab}${tab}600
+set${tab}kernel.hostname${tab}planted
+"
+case_ "malformed key and set lines: each told, nothing written" \
+	"exit 0
+$say put back $F, byte for byte
+$say net.ipv4.tcp_keepalive_time: set again from $F
+$(i=0; while [ $i -lt 18 ]; do echo "$say ignoring a malformed line in $J"; i=$((i + 1)); done)
+$say put back the original value of 0 kernel setting(s)
+net.ipv4.tcp_fin_timeout 15
+net.core.somaxconn 4096
+net.ipv4.tcp_keepalive_time 600
+kernel.hostname not written" <<CASE
 setup() {
-	record | sed '$d' >$S/state
-	{ yes "n${tab}1${tab}2" | head -n 30000; printf '# end\n'; } >>$S/state
+	put net.ipv4.tcp_fin_timeout 15
+	{ taken; printf "%s" "$malformed_keys" | sed "s/@HOST@/\$(get kernel.hostname)/"; } | journal >\$J
+}
+report() { values; [ "\$(get kernel.hostname)" = planted ] || echo "kernel.hostname not written"; }
+CASE
+
+g="${tab}0${tab}0${tab}taken-over/99-wp-panel.conf"
+malformed_files="file${tab}/etc/passwd${tab}0644$g
+file${tab}/etc/sysctl.d/../passwd${tab}0644$g
+file${tab}/etc/sysctl.d/sub/x.conf${tab}0644$g
+file${tab}/etc/sysctl.d/.hidden.conf${tab}0644$g
+file${tab}/etc/sysctl.d/a b.conf${tab}0644$g
+file${tab}/etc/sysctl.d/${tab}0644$g
+file${tab}etc/sysctl.d/x.conf${tab}0644$g
+file${tab}$F${tab}0644${tab}0${tab}0${tab}taken-over/sub/99-wp-panel.conf
+file${tab}$F${tab}0644${tab}0${tab}0${tab}taken-over/../../../../srv/secret
+file${tab}$F${tab}0644${tab}0${tab}0${tab}taken-over/..
+file${tab}$F${tab}0644${tab}0${tab}0${tab}journal
+file${tab}$F${tab}0644${tab}0${tab}0${tab}/srv/secret
+file${tab}$F${tab}644$g
+file${tab}$F${tab}0648$g
+file${tab}$F${tab}00644$g
+file${tab}$F${tab}rw-r--r--$g
+file${tab}$F${tab}0644${tab}root${tab}0${tab}taken-over/99-wp-panel.conf
+file${tab}$F${tab}0644${tab}0${tab}-1${tab}taken-over/99-wp-panel.conf
+file${tab}$F${tab}0644${tab}0${tab}taken-over/99-wp-panel.conf
+file${tab}$F${tab}0644${tab}0${tab}0${tab}${tab}taken-over/99-wp-panel.conf
+"
+case_ "malformed file lines: each told, no file written, the saved copy and the directory kept" \
+	"exit 0
+$(i=0; while [ $i -lt 20 ]; do echo "$say ignoring a malformed line in $J"; i=$((i + 1)); done)
+$say put back the original value of 0 kernel setting(s)
+net.ipv4.tcp_fin_timeout 60
+net.core.somaxconn 4096
+net.ipv4.tcp_keepalive_time 7200
+/srv/secret f 600 0:0
+$J f 644 0:0
+/var/lib/wp-panel-nettune/lock f 644 0:0
+/var/lib/wp-panel-nettune/taken-over d 755 0:0
+/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345
+$(sum /srv/secret secret)
+/etc/passwd untouched" <<CASE
+setup() {
+	taken >/dev/null
+	mkdir -p /srv && (umask 077 && echo secret >/srv/secret)
+	md5sum /etc/passwd >/tmp/passwd.md5
+	printf "%s" "$malformed_files" | journal >\$J
+}
+report() {
+	values
+	files
+	ls -d /etc/passwd?* /etc/x.conf* 2>/dev/null | grep -v "^/etc/passwd-\$"
+	md5sum --quiet -c /tmp/passwd.md5 && echo "/etc/passwd untouched"
+}
+CASE
+
+# --- The records of an earlier version, never converted ---------------------------
+
+case_ "an unconverted state record: nothing put back from it, the directory kept" \
+	"exit 0
+$say /var/lib/wp-panel-nettune holds the record of an earlier version, never converted: nothing is put back from it, it is left in place
+$applied_values
+/var/lib/wp-panel-nettune/state f 644 0:0" <<'CASE'
+setup() {
+	: >$S/firstboot
+	keys | sed "s/^key\t//" | journal | sed "1s/.*/# wp-panel-nettune state 2/" >$S/state
 }
 report() { values; files; }
 CASE
 
-# --- The node exporter's directory ----------------------------------------------
-
-case_ "the metrics and both kinds of temporary file removed, other files kept" \
+case_ "an unconverted takeover record: nothing put back from it, the saved copy kept" \
 	"exit 0
-said: wp-panel-nettune: no record of changed kernel values, none to put back
+$say /var/lib/wp-panel-nettune holds the record of an earlier version, never converted: nothing is put back from it, it is left in place
+/var/lib/wp-panel-nettune/taken-over d 755 0:0
+/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345
+/var/lib/wp-panel-nettune/taken-over/record f 644 0:0" <<'CASE'
+setup() {
+	taken >/dev/null
+	printf "# wp-panel-nettune taken-over 2\n%s\t0640\t2cpu\t1234\t2345\n# end\n" $F >$S/taken-over/record
+}
+report() { files; }
+CASE
+
+case_ "a journal beside a record a conversion stopped before removing: the journal replayed" \
+	"exit 0
+$all_back
+$inst  $F" <<'CASE'
+setup() {
+	sound
+	keys | sed "s/^key\t//" | journal | sed "1s/.*/# wp-panel-nettune state 2/" >$S/state
+}
+report() { values; files; }
+CASE
+
+# --- The node exporter's directory, on prerm remove ------------------------------------
+
+case_ "prerm remove: the metrics and both kinds of temporary file removed, other files kept" \
+	"exit 0
 /var/lib/prometheus/node-exporter d 755 0:0
 /var/lib/prometheus/node-exporter/other.prom f 644 0:0
-/var/lib/prometheus/node-exporter/wp-panel-nettune.prom.tmpXYZ123 f 644 0:0" <<'CASE'
+/var/lib/prometheus/node-exporter/wp-panel-nettune.prom.tmpXYZ123 f 644 0:0" "$prerm" remove <<'CASE'
 setup() {
 	d=/var/lib/prometheus/node-exporter
 	mkdir -p $d
@@ -371,17 +726,37 @@ setup() {
 report() { files; }
 CASE
 
-case_ "the node exporter's directory is a symlink: nothing removed through it" \
+case_ "prerm upgrade: the metrics kept" \
 	"exit 0
-said: wp-panel-nettune: /var/lib/prometheus/node-exporter leads to /srv: its files are left alone
-said: wp-panel-nettune: no record of changed kernel values, none to put back
+/var/lib/prometheus/node-exporter d 755 0:0
+/var/lib/prometheus/node-exporter/wp-panel-nettune.prom f 644 0:0" "$prerm" upgrade <<'CASE'
+setup() { mkdir -p /var/lib/prometheus/node-exporter && echo x >/var/lib/prometheus/node-exporter/wp-panel-nettune.prom; }
+report() { files; }
+CASE
+
+case_ "prerm remove: the node exporter's directory is a symlink: nothing removed through it" \
+	"exit 0
+$say /var/lib/prometheus/node-exporter leads to /srv: its files are left alone
 /srv/wp-panel-nettune.prom f 644 0:0
 /var/lib/prometheus/node-exporter l 777 0:0
-$(sum /srv/wp-panel-nettune.prom keep)" <<'CASE'
+$(sum /srv/wp-panel-nettune.prom keep)" "$prerm" remove <<'CASE'
 setup() {
 	mkdir -p /srv && echo keep >/srv/wp-panel-nettune.prom
 	mkdir -p /var/lib/prometheus
 	ln -s /srv /var/lib/prometheus/node-exporter
+}
+report() { files; }
+CASE
+
+case_ "prerm remove: /var/lib/prometheus is a symlink: nothing removed through it" \
+	"exit 0
+$say /var/lib/prometheus/node-exporter leads to /srv/node-exporter: its files are left alone
+/srv/node-exporter d 755 0:0
+/srv/node-exporter/wp-panel-nettune.prom f 644 0:0
+$(sum /srv/node-exporter/wp-panel-nettune.prom keep)" "$prerm" remove <<'CASE'
+setup() {
+	mkdir -p /srv/node-exporter && echo keep >/srv/node-exporter/wp-panel-nettune.prom
+	ln -s /srv /var/lib/prometheus
 }
 report() { files; }
 CASE
