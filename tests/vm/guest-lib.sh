@@ -132,7 +132,7 @@ NT_SYSCTL=/etc/sysctl.d/60-wp-panel-nettune.conf
 NT_MODULES=/etc/modules-load.d/wp-panel-nettune.conf
 NT_LIMITS=/etc/security/limits.d/wp-panel-nettune.conf
 NT_DROPIN=/etc/systemd/system.conf.d/wp-panel-nettune.conf
-NT_STATE=/var/lib/wp-panel-nettune/state
+NT_JOURNAL=/var/lib/wp-panel-nettune/journal
 NT_MARKER=/var/lib/wp-panel-nettune/firstboot
 
 # nt_profile bbr|cubic: the profile DESIGN.md gives a 1 GiB machine (16 MiB
@@ -210,23 +210,28 @@ check_profile_in_effect() {
 	fi
 }
 
-# check_record SNAPSHOT: the record of originals is well formed, each
-# original is the value SNAPSHOT (taken before the install) had, each
-# applied value is the live one, and no write is left pending.
+# check_record SNAPSHOT: the undo journal is well formed, each key's
+# original is the value SNAPSHOT (taken before the install) had, each applied
+# value is the live one, and no write is left pending.
 check_record() {
-	check_eq "record header" "# wp-panel-nettune state 2" "$(head -n 1 "$NT_STATE")"
-	check_eq "record ends with '# end'" "# end" "$(tail -n 1 "$NT_STATE")"
+	check_eq "journal header" "# wp-panel-nettune journal 1" "$(head -n 1 "$NT_JOURNAL")"
+	check_eq "journal ends with '# end'" "# end" "$(tail -n 1 "$NT_JOURNAL")"
 	_n=0
 	_tab=$(printf '\t')
-	while IFS="$_tab" read -r _key _original _applied _pending; do
-		case $_key in '#'* | '') continue ;; esac
+	while IFS="$_tab" read -r _kind _key _original _applied _pending; do
+		[ "$_kind" = key ] || continue
 		_n=$((_n + 1))
-		check_eq "record: $_key original is the pre-install value" \
+		check_eq "journal: $_key original is the pre-install value" \
 			"$(snapshot_get "$1" "$_key")" "$_original"
-		check_eq "record: $_key applied is live" "$_applied" "$(sysctl_value "$_key")"
-		check_eq "record: $_key has no write pending" "" "$_pending"
-	done <"$NT_STATE"
-	check "record lists keys ($_n)" test "$_n" -gt 0
+		check_eq "journal: $_key applied is live" "$_applied" "$(sysctl_value "$_key")"
+		check_eq "journal: $_key has no write pending" "" "$_pending"
+	done <"$NT_JOURNAL"
+	check "journal lists keys ($_n)" test "$_n" -gt 0
+}
+
+# journal_original KEY: the original the journal holds for KEY.
+journal_original() {
+	awk -F '\t' -v k="$1" '$1 == "key" && $2 == k { print $3; exit }' "$NT_JOURNAL"
 }
 
 # What tree_compare leaves out, each for a reason:

@@ -33,7 +33,7 @@ check "tcp_bbr in lsmod" sh -c 'lsmod | grep -q "^tcp_bbr "'
 check_status_ok "after install"
 
 # The files README.Debian lists.
-for f in "$NT_SYSCTL" "$NT_MODULES" "$NT_LIMITS" "$NT_DROPIN" "$NT_STATE"; do
+for f in "$NT_SYSCTL" "$NT_MODULES" "$NT_LIMITS" "$NT_DROPIN" "$NT_JOURNAL"; do
 	check_eq "$f: a root-owned 0644 file" "regular file 644 root:root" \
 		"$(stat -c '%F %a %U:%G' "$f" 2>&1)"
 done

@@ -51,9 +51,9 @@ note "first-boot unit: $(journalctl -b -o cat -u wp-panel-nettune-firstboot.serv
 check "the marker is gone, later boots skip the unit" test ! -e "$NT_MARKER"
 check_profile_in_effect cubic
 check "the fragment was replaced, no .ucf-dist" test ! -e "$NT_SYSCTL.ucf-dist"
-check "a record of the values it changed" test -f "$NT_STATE"
-check_eq "record: fin_timeout's original is the kernel's" 60 \
-	"$(awk -F '\t' '$1 == "net.ipv4.tcp_fin_timeout" { print $2 }' "$NT_STATE")"
+check "a journal of the values it changed" test -f "$NT_JOURNAL"
+check_eq "journal: fin_timeout's original is the kernel's" 60 \
+	"$(journal_original net.ipv4.tcp_fin_timeout)"
 check_status_ok "first boot of the image"
 GUEST
 }

@@ -30,7 +30,7 @@ said "the install says tcp_bbr is blacklisted" install-blacklisted 'tcp_bbr.*bla
 note "the fragment says: $(grep -m1 '^# Why' "$NT_SYSCTL")"
 check_profile_in_effect cubic
 check "nothing recorded for the congestion keys" \
-	sh -c "! grep -Eq '^net\.(ipv4\.tcp_congestion_control|core\.default_qdisc)[[:space:]]' $NT_STATE"
+	sh -c "! grep -Eq '^key[[:space:]]net\.(ipv4\.tcp_congestion_control|core\.default_qdisc)[[:space:]]' $NT_JOURNAL"
 check_status_ok "tcp_bbr blacklisted"
 check "purge" apt_get purge-blacklisted purge wp-panel-nettune
 rm -f /etc/modprobe.d/vm-test-blacklist.conf

@@ -42,8 +42,15 @@ check "kept byte for byte" cmp /host/legacy/99-wp-panel.conf.2cpu \
 	/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf
 check_eq "with its mode" "644 root:root" \
 	"$(stat -c '%a %U:%G' /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf)"
-check_eq "recorded, with its owner and group" "/etc/sysctl.d/99-wp-panel.conf	0644	99-wp-panel.conf.2cpu	0	0" \
-	"$(grep -v '^#' /var/lib/wp-panel-nettune/taken-over/record)"
+check_eq "in the journal, with its mode, owner and group" \
+	"file	/etc/sysctl.d/99-wp-panel.conf	0644	0	0	taken-over/99-wp-panel.conf" \
+	"$(grep '^file	' "$NT_JOURNAL")"
+check_eq "and the keys purge sets again from it" \
+	"set	net.core.rmem_default	262144|set	net.core.wmem_default	262144|" \
+	"$(grep '^set	' "$NT_JOURNAL" | tr '\n' '|')"
+check "wp-panel-nettune journal shows them" \
+	sh -c 'wp-panel-nettune journal | grep -qx "    then net.core.rmem_default = 262144, from that file"'
+check "no takeover record of the versions before" test ! -e /var/lib/wp-panel-nettune/taken-over/record
 check_status_ok "after the install"
 cp /host/status.log /host/status-install.log
 check_sysctl net.ipv4.ip_local_port_range "10240 65535"
@@ -70,7 +77,9 @@ sed 's/^/#   | /' /host/purge.log | grep -v -e 'database' -e 'Reading\|Removing\
 said "purge says it put the file back" purge \
 	'put back /etc/sysctl.d/99-wp-panel.conf, byte for byte'
 said "and set its own keys again" purge \
-	'set again from /etc/sysctl.d/99-wp-panel.conf: net.core.rmem_default net.core.wmem_default'
+	'net.core.rmem_default: set again from /etc/sysctl.d/99-wp-panel.conf'
+said "both of them" purge \
+	'net.core.wmem_default: set again from /etc/sysctl.d/99-wp-panel.conf'
 check "the installer's file is back byte-identical" cmp /host/legacy/99-wp-panel.conf.2cpu \
 	/etc/sysctl.d/99-wp-panel.conf
 check_eq "with its mode" "644 root:root" "$(stat -c '%a %U:%G' /etc/sysctl.d/99-wp-panel.conf)"

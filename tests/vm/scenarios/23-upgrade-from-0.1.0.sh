@@ -52,8 +52,9 @@ check_eq "apt's candidate: 0.1.0" 0.1.0 "$(candidate wp-panel-nettune)"
 [ "$MODE" != plain ] || purge_baseline
 check "install 0.1.0 by name" apt_get install-old install wp-panel-nettune
 check_eq "installed 0.1.0" 0.1.0 "$(dpkg-query -W -f '${Version}' wp-panel-nettune)"
-check_eq "0.1.0 wrote a version 1 record" "# wp-panel-nettune state 1" "$(head -n 1 "$NT_STATE")"
-cp "$NT_STATE" /host/state-0.1.0
+record_v1=/var/lib/wp-panel-nettune/state
+check_eq "0.1.0 wrote a version 1 record" "# wp-panel-nettune state 1" "$(head -n 1 "$record_v1")"
+cp "$record_v1" /host/state-0.1.0
 cp "$NT_SYSCTL" /host/fragment-0.1.0
 check "0.1.0's fragment has no tcp_mtu_probing" \
 	sh -c "! grep -q '^net.ipv4.tcp_mtu_probing' $NT_SYSCTL"
@@ -81,13 +82,15 @@ check_eq "upgraded to $PKG_VERSION" "$PKG_VERSION" \
 	"$(dpkg-query -W -f '${Version}' wp-panel-nettune)"
 check "no debconf frontend trouble in the upgrade log" \
 	sh -c "! grep -Ei 'unable to (initialize|re-open)|frontend|prompt' /host/upgrade.log"
-check_eq "the record is version 2 now" "# wp-panel-nettune state 2" "$(head -n 1 "$NT_STATE")"
-# Every key of 0.1.0's record keeps its original in the new one.
+check "the upgrade converted 0.1.0's record" \
+	grep -qx "converted $record_v1 into $NT_JOURNAL" /host/upgrade.log
+check "0.1.0's record is gone" test ! -e "$record_v1"
+check_eq "the undo journal replaces it" "# wp-panel-nettune journal 1" "$(head -n 1 "$NT_JOURNAL")"
+# Every key of 0.1.0's record keeps its original in the journal.
 _tab=$(printf '\t')
 while IFS="$_tab" read -r _key _original _rest; do
 	case $_key in '#'* | '') continue ;; esac
-	check_eq "record: $_key keeps 0.1.0's original" "$_original" \
-		"$(awk -F '\t' -v k="$_key" '$1 == k { print $2; exit }' "$NT_STATE")"
+	check_eq "journal: $_key keeps 0.1.0's original" "$_original" "$(journal_original "$_key")"
 done </host/state-0.1.0
 
 case $MODE in
