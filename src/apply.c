@@ -134,17 +134,16 @@ enum outcome {
 	OUTCOME_SET,
 };
 
-/* Writing a row's value (bbr, fq) makes the kernel load its module by name,
- * which bypasses a modprobe.d blacklist. A module the admin disabled is
- * never loaded that way. */
-static bool value_needs_refused_module(const struct context *ctx,
-				       const struct assignment *a,
+/* Writing the value of a row that names a module makes the kernel load it
+ * by name, which bypasses a modprobe.d blacklist. A module the admin
+ * disabled is never loaded that way. */
+static bool value_needs_refused_module(const struct assignment *a,
 				       const struct sysinfo *info)
 {
 	const struct tunable *t = tunable_find(a->key);
 
 	return t && t->module && strcmp(a->value, t->value) == 0 &&
-	       sysinfo_module(ctx->root, info->release, t) == MODSTATE_BLACKLISTED;
+	       sysinfo_module_state(info, t->module) == MODSTATE_BLACKLISTED;
 }
 
 /* After a write, the record holds what the kernel reads back: it may have
@@ -297,7 +296,7 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 		}
 		return OUTCOME_UNCHANGED;
 	}
-	if (value_needs_refused_module(ctx, a, info)) {
+	if (value_needs_refused_module(a, info)) {
 		log_warning("not setting %s = %s: its module is blacklisted, and the kernel "
 			    "would load it anyway",
 			    a->key, a->value);
@@ -356,14 +355,14 @@ static bool fragment_keeps(const struct assignments *fragment, const char *key)
 
 /* A module the profile loads at boot that is blacklisted: the fragment was
  * rendered without its key, which stays the kernel's. */
-static void note_blacklisted(const struct context *ctx, const struct sysinfo *info,
+static void note_blacklisted(const struct sysinfo *info,
 			     const struct assignments *fragment)
 {
 	for (size_t i = 0; i < n_tunables; i++) {
 		const struct tunable *t = &tunables[i];
 
 		if (t->module_at_boot && !in_fragment(fragment, t->key) &&
-		    sysinfo_module(ctx->root, info->release, t) == MODSTATE_BLACKLISTED)
+		    sysinfo_module_state(info, t->module) == MODSTATE_BLACKLISTED)
 			printf("%s is blacklisted in modprobe.d: %s stays the kernel's.\n",
 			       t->module, t->key);
 	}
@@ -445,7 +444,7 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	 * fragment: it may set more or fewer of them than when it was taken. */
 	takeover_note_sets(ctx->root, &state, &fragment);
 	ret = load_modules(ctx, &info, &modules);
-	note_blacklisted(ctx, &info, &fragment);
+	note_blacklisted(&info, &fragment);
 	for (size_t i = 0; i < fragment.n; i++) {
 		r = apply_one(ctx, &info, &fragment.items[i], &state);
 		if (r >= 0)

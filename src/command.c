@@ -138,10 +138,14 @@ int command_parsed_exit(int r)
 
 int detect_or_log(const struct context *ctx, struct sysinfo *ret_info)
 {
+	struct module_need needs[SYSINFO_MODULES_MAX];
 	const char *failed = NULL;
 	int r;
 
-	r = sysinfo_detect(ctx->root, ret_info, &failed);
+	/* The modules the table's rows need: nothing else of the profile. */
+	r = sysinfo_detect(ctx->root, needs,
+			   profile_module_needs(needs, ELEMENTSOF(needs)), ret_info,
+			   &failed);
 	if (r < 0)
 		log_error("cannot read %s%s: %s", ctx->root, failed ? failed : "",
 			  file_strerror(r));

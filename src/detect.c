@@ -109,8 +109,9 @@ static int do_detect(struct context *ctx, int argc, char **argv)
 	       " kB; buffers sized for %" PRIu64 " MiB)\n",
 	       info.mem_kib / 1024, info.mem_kib, nominal_memory_mib(info.mem_kib));
 	printf("kernel: %s\n", text_escape(info.release, release, sizeof(release)));
-	printf("bbr: %s\n", modstate_to_string(info.bbr));
-	printf("fq: %s\n", modstate_to_string(info.fq));
+	for (size_t i = 0; i < info.n_modules; i++)
+		printf("%s: %s\n", info.modules[i].name,
+		       modstate_to_string(info.modules[i].state));
 	printf("environment: %s", environment_to_string(info.environment));
 	if (info.environment == ENVIRONMENT_CONTAINER)
 		printf(" (%s)", info.container[0] ? text_escape(info.container, container,
@@ -124,8 +125,10 @@ const struct command command_detect = {
 	.name = "detect",
 	.args = "[--may-tune | --json]",
 	.summary = "show what this machine is",
-	.description = "Print what this machine is (CPUs, memory, kernel, BBR and fq, "
-		       "environment), or whether its running kernel may be tuned.",
+	.description =
+		"Print what this machine is (CPUs, memory, kernel, the modules the "
+		"profile needs, environment), or whether its running kernel may be "
+		"tuned.",
 	.options = detect_options,
 	.run = do_detect,
 };

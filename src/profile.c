@@ -18,7 +18,9 @@ const struct tunable tunables[] = {
 	{ "net.ipv4.tcp_congestion_control", RULE_BBR, "bbr", 0, SCOPE_NETNS,
 	  "BBR: on long, lossy links loss is not congestion, so do not back off on it.",
 	  .module = "tcp_bbr", .available = "net.ipv4.tcp_available_congestion_control",
-	  .module_at_boot = true, .widens = "net.ipv4.tcp_allowed_congestion_control" },
+	  .module_at_boot = true,
+	  .module_note = "BBR congestion control, a loadable module in this kernel.",
+	  .widens = "net.ipv4.tcp_allowed_congestion_control" },
 	{ "net.core.somaxconn", RULE_FIXED, "65535", 0, SCOPE_NETNS,
 	  "Accept queue for bursts (nginx must ask for it too: listen ... backlog=)." },
 	{ "net.ipv4.tcp_max_syn_backlog", RULE_FIXED, "8192", 0, SCOPE_NETNS,
@@ -70,6 +72,29 @@ const struct tunable *tunable_find(const char *key)
 	return NULL;
 }
 
+/* What detection must find out for the table: the module of each row that
+ * names one, once, with the key that lists its value once it is in. */
+size_t profile_module_needs(struct module_need *ret, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < n_tunables; i++) {
+		const struct tunable *t = &tunables[i];
+		bool listed = false;
+
+		if (!t->module)
+			continue;
+		for (size_t j = 0; j < n; j++)
+			listed = listed || strcmp(ret[j].module, t->module) == 0;
+		if (listed || n == max)
+			continue;
+		ret[n++] = (struct module_need){ .module = t->module,
+						 .key = t->available ?: t->key,
+						 .value = t->value };
+	}
+	return n;
+}
+
 const struct setting *profile_find(const struct profile *p, const char *key)
 {
 	for (size_t i = 0; i < p->n_settings; i++)
@@ -107,16 +132,35 @@ uint64_t nominal_memory_mib(uint64_t mem_kib)
 	return (mem_kib + 128 * 1024 - 1) / (128 * 1024) * 128;
 }
 
+/* The row that turns BBR on, and the one that gives it fq. */
+static const struct tunable *rule_row(enum rule rule)
+{
+	for (size_t i = 0; i < n_tunables; i++)
+		if (tunables[i].rule == rule)
+			return &tunables[i];
+	return NULL;
+}
+
+/* What detection found of the module a rule depends on. */
+static enum modstate rule_modstate(const struct sysinfo *info, enum rule rule)
+{
+	const struct tunable *t = rule_row(rule);
+
+	return t && t->module ? sysinfo_module_state(info, t->module) : MODSTATE_MISSING;
+}
+
 static const char *decide_bbr(const struct sysinfo *info, enum congestion choice,
 			      bool *ret_bbr)
 {
+	enum modstate bbr = rule_modstate(info, RULE_BBR);
+
 	*ret_bbr = false;
 	switch (choice) {
 	case CONGESTION_CUBIC:
 		return "cubic was chosen.";
 	case CONGESTION_BBR:
-		if (!modstate_usable(info->bbr))
-			return info->bbr == MODSTATE_BLACKLISTED ?
+		if (!modstate_usable(bbr))
+			return bbr == MODSTATE_BLACKLISTED ?
 				       "bbr was chosen, but tcp_bbr is blacklisted." :
 				       "bbr was chosen, but this kernel has no tcp_bbr.";
 		*ret_bbr = true;
@@ -126,28 +170,12 @@ static const char *decide_bbr(const struct sysinfo *info, enum congestion choice
 	}
 	if (info->cpus < 2)
 		return "auto, and 1 CPU: BBR's pacing would compete with PHP for it.";
-	if (info->bbr == MODSTATE_BLACKLISTED)
+	if (bbr == MODSTATE_BLACKLISTED)
 		return "auto, but tcp_bbr is blacklisted.";
-	if (!modstate_usable(info->bbr))
+	if (!modstate_usable(bbr))
 		return "auto, but this kernel has no tcp_bbr.";
 	*ret_bbr = true;
 	return "auto, with 2 or more CPUs and BBR in this kernel.";
-}
-
-/* What detection found of the module a rule depends on. */
-static enum modstate rule_modstate(const struct sysinfo *info, enum rule rule)
-{
-	switch (rule) {
-	case RULE_BBR:
-		return info->bbr;
-	case RULE_FQ:
-		return info->fq;
-	case RULE_FIXED:
-	case RULE_BUFFER_MAX:
-	case RULE_BUFFER_VECTOR:
-		break;
-	}
-	return MODSTATE_MISSING;
 }
 
 /* A module that is not built in is listed in modules-load.d, loaded or not. */
@@ -165,9 +193,15 @@ void profile_compute(const struct sysinfo *info, enum congestion choice,
 		.mem_mib = nominal_memory_mib(info->mem_kib),
 	};
 	uint64_t by_memory;
+	bool bbr, fq;
 
-	p.why = decide_bbr(info, choice, &p.bbr);
-	p.fq = p.bbr && modstate_usable(info->fq);
+	p.why = decide_bbr(info, choice, &bbr);
+	fq = bbr && modstate_usable(rule_modstate(info, RULE_FQ));
+	p.congestion = !bbr ? "left to the kernel (cubic and fq_codel by default)." :
+		       fq   ? "bbr with the fq qdisc." :
+			      "bbr; this kernel has no fq qdisc, so BBR paces itself.";
+	p.no_module = !bbr ? "BBR is not used." : "BBR is built into this kernel.";
+	p.no_module_why = !bbr;
 
 	by_memory = p.mem_mib * (1u << 20) / 64;
 	p.buffer_max = by_memory < BUFFER_CEILING ? by_memory : BUFFER_CEILING;
@@ -179,12 +213,12 @@ void profile_compute(const struct sysinfo *info, enum congestion choice,
 
 		switch (t->rule) {
 		case RULE_BBR:
-			if (!p.bbr)
+			if (!bbr)
 				continue;
 			snprintf(s->value, sizeof(s->value), "%s", t->value);
 			break;
 		case RULE_FQ:
-			if (!p.fq)
+			if (!fq)
 				continue;
 			snprintf(s->value, sizeof(s->value), "%s", t->value);
 			break;
@@ -202,8 +236,11 @@ void profile_compute(const struct sysinfo *info, enum congestion choice,
 		s->optional = t->scope == SCOPE_GLOBAL;
 		s->reason = t->reason;
 		p.n_settings++;
-		if (t->module_at_boot && loadable(rule_modstate(info, t->rule)))
-			p.module = t->module;
+		if (t->module_at_boot && p.n_modules < SYSINFO_MODULES_MAX &&
+		    loadable(sysinfo_module_state(info, t->module))) {
+			p.module_notes[p.n_modules] = t->module_note;
+			p.modules[p.n_modules++] = t->module;
+		}
 	}
 	*ret_profile = p;
 }

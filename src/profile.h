@@ -36,6 +36,7 @@ struct tunable {
 	/* What a few rows need beyond their value. Callers ask the row, found
 	 * with tunable_find(), and never compare keys. */
 	const char *module; /* writing value makes the kernel load it by name */
+	const char *module_note; /* above it in modules-load.d, with module_at_boot */
 	const char *available; /* lists value once the module is in (NULL: key) */
 	bool module_at_boot; /* listed in modules-load.d when it is a module */
 	const char *widens; /* a list writing value adds it to, in available's order */
@@ -54,21 +55,25 @@ struct setting {
 
 struct profile {
 	enum congestion choice;
-	bool bbr;
-	bool fq;
+	const char *congestion; /* the fragment's "Congestion control:" line */
 	const char *why;
+	const char *no_module; /* the modules fragment's line when it lists none */
+	bool no_module_why; /* followed by why, when the profile turned it down */
 	unsigned cpus;
 	uint64_t mem_mib;
 	uint64_t buffer_max;
 	size_t n_settings;
 	struct setting settings[SETTINGS_MAX];
-	const char *module; /* for modules-load.d, or NULL */
+	size_t n_modules; /* for modules-load.d, each with its note */
+	const char *modules[SYSINFO_MODULES_MAX];
+	const char *module_notes[SYSINFO_MODULES_MAX];
 };
 
 extern const struct tunable tunables[];
 extern const size_t n_tunables;
 
 const struct tunable *tunable_find(const char *key);
+size_t profile_module_needs(struct module_need *ret, size_t max);
 int congestion_from_string(const char *s, enum congestion *ret);
 const char *congestion_to_string(enum congestion congestion);
 uint64_t nominal_memory_mib(uint64_t mem_kib);

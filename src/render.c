@@ -32,14 +32,7 @@ void render_sysctl(const struct profile *p, FILE *f)
 		FRAGMENT_SYSCTL);
 	fprintf(f, "# Machine: %u CPU%s, %" PRIu64 " MiB of memory.\n", p->cpus,
 		p->cpus == 1 ? "" : "s", p->mem_mib);
-	if (!p->bbr)
-		fprintf(f,
-			"# Congestion control: left to the kernel (cubic and fq_codel by default).\n");
-	else if (p->fq)
-		fprintf(f, "# Congestion control: bbr with the fq qdisc.\n");
-	else
-		fprintf(f,
-			"# Congestion control: bbr; this kernel has no fq qdisc, so BBR paces itself.\n");
+	fprintf(f, "# Congestion control: %s\n", p->congestion);
 	fprintf(f, "# Why: %s\n", p->why);
 	render_buffers(p, f);
 	fprintf(f, "%s cpus=%u congestion=%s\n", MARKER, p->cpus,
@@ -63,12 +56,11 @@ void render_modules(const struct profile *p, FILE *f)
 		"# %s: kernel modules for network tuning.\n"
 		"# Written by wp-panel-nettune(8) and installed with ucf.\n",
 		FRAGMENT_MODULES);
-	if (p->module)
-		fprintf(f,
-			"\n# BBR congestion control, a loadable module in this kernel.\n%s\n",
-			p->module);
-	else if (p->bbr)
-		fprintf(f, "# No module to load: BBR is built into this kernel.\n");
-	else
-		fprintf(f, "# No module to load: BBR is not used.\n# Why: %s\n", p->why);
+	for (size_t i = 0; i < p->n_modules; i++)
+		fprintf(f, "\n# %s\n%s\n", p->module_notes[i], p->modules[i]);
+	if (p->n_modules > 0)
+		return;
+	fprintf(f, "# No module to load: %s\n", p->no_module);
+	if (p->no_module_why)
+		fprintf(f, "# Why: %s\n", p->why);
 }

@@ -470,8 +470,11 @@ void report_print_detect_json(const char *root, const struct sysinfo *info, FILE
 	json_common(&j, "detect", root, info);
 	json_uint(&j, "memory_mib", nominal_memory_mib(info->mem_kib));
 	json_uint(&j, "mem_total_kib", info->mem_kib);
-	json_string(&j, "bbr", modstate_to_string(info->bbr));
-	json_string(&j, "fq", modstate_to_string(info->fq));
+	json_object_open(&j, "modules");
+	for (size_t i = 0; i < info->n_modules; i++)
+		json_string(&j, info->modules[i].name,
+			    modstate_to_string(info->modules[i].state));
+	json_object_close(&j);
 	json_bool(&j, "proc_sys_net_writable", info->net_writable);
 	json_object_close(&j);
 	json_end(&j);

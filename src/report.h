@@ -63,7 +63,6 @@ struct key_facts {
 /* A module the profile loads at boot (the table's module_at_boot rows). */
 struct module_facts {
 	const char *name;
-	enum rule rule; /* the rule of its row: which facts of sysinfo it is */
 	enum modstate state;
 	bool listed; /* in our modules-load.d fragment */
 };

@@ -260,9 +260,8 @@ static void status_modules(const struct context *ctx, struct report *r)
 			continue;
 		m = &r->modules[r->n_modules++];
 		*m = (struct module_facts){ .name = t->module,
-					    .rule = t->rule,
-					    .state = sysinfo_module(ctx->root,
-								    r->info.release, t) };
+					    .state = sysinfo_module_state(&r->info,
+									  t->module) };
 		for (size_t j = 0; j < listed.n; j++)
 			m->listed |= strcmp(listed.names[j], t->module) == 0;
 	}
@@ -431,10 +430,8 @@ static int status_collect(const struct context *ctx, struct report *r,
 	for (size_t i = 0; i < r->n_modules; i++) {
 		if (!module_unloadable(r, &r->modules[i]))
 			continue;
-		if (r->modules[i].rule == RULE_BBR)
-			made_for.bbr = MODSTATE_MODULE;
-		else if (r->modules[i].rule == RULE_FQ)
-			made_for.fq = MODSTATE_MODULE;
+		(void)sysinfo_set_module_state(&made_for, r->modules[i].name,
+					       MODSTATE_MODULE);
 	}
 	r->profile_choice = newest_choice(ctx->root, r);
 	profile_compute(&made_for, r->profile_choice, &r->profile);

@@ -11,7 +11,6 @@
 #include <unistd.h>
 
 #include "modload.h"
-#include "profile.h"
 #include "sysctl.h"
 #include "sysinfo.h"
 #include "util.h"
@@ -352,25 +351,41 @@ static bool module_live(const char *root, const char *name, struct sysinfo *info
  * at all: then the row's list of what the kernel has (or the key's own
  * value) tells builtin from missing. */
 static enum modstate module_state(const char *root, const char *release,
-				  const struct tunable *t, struct sysinfo *info)
+				  const struct module_need *need, struct sysinfo *info)
 {
 	enum modstate state = MODSTATE_MISSING;
 
-	if (!t->module)
-		return MODSTATE_MISSING;
-	if (module_live(root, t->module, info))
+	if (module_live(root, need->module, info))
 		return MODSTATE_LOADED;
-	if (key_has_word(root, t->available ?: t->key, t->value, info))
+	if (key_has_word(root, need->key, need->value, info))
 		return MODSTATE_BUILTIN;
-	if (release[0] != '\0' && modload_query(root, release, t->module, &state) < 0)
+	if (release[0] != '\0' && modload_query(root, release, need->module, &state) < 0)
 		state = MODSTATE_MISSING;
 	return state;
 }
 
-enum modstate sysinfo_module(const char *root, const char *release,
-			     const struct tunable *t)
+/* What detection found of MODULE; one it was not asked about is missing. */
+enum modstate sysinfo_module_state(const struct sysinfo *info, const char *module)
 {
-	return module_state(root, release, t, NULL);
+	for (size_t i = 0; i < info->n_modules; i++)
+		if (strcmp(info->modules[i].name, module) == 0)
+			return info->modules[i].state;
+	return MODSTATE_MISSING;
+}
+
+/* Sets, or adds, what is known of MODULE (a name that outlives info). */
+int sysinfo_set_module_state(struct sysinfo *info, const char *module, enum modstate state)
+{
+	for (size_t i = 0; i < info->n_modules; i++)
+		if (strcmp(info->modules[i].name, module) == 0) {
+			info->modules[i].state = state;
+			return 0;
+		}
+	if (info->n_modules == SYSINFO_MODULES_MAX)
+		return -ENOBUFS;
+	info->modules[info->n_modules].name = module;
+	info->modules[info->n_modules++].state = state;
+	return 0;
 }
 
 /* Where the helper runs: a container, a chroot or the host, and whether
@@ -399,7 +414,8 @@ static int memory_from_kernel(uint64_t *ret_kib)
 	return 0;
 }
 
-int sysinfo_detect(const char *root, struct sysinfo *ret_info, const char **ret_failed)
+int sysinfo_detect(const char *root, const struct module_need *needs, size_t n_needs,
+		   struct sysinfo *ret_info, const char **ret_failed)
 {
 	struct utsname un;
 	struct sysinfo info = { 0 };
@@ -433,17 +449,24 @@ int sysinfo_detect(const char *root, struct sysinfo *ret_info, const char **ret_
 		return r < 0 ? r : -EBADMSG;
 	}
 
-	/* The profile's rules ask for the modules of BBR's row and fq's. What
-	 * libkmod cannot be given leaves every module's state unknown. */
-	if (info.release[0] != '\0') {
+	/* The modules the caller names, each asked once. What libkmod cannot
+	 * be given leaves every module's state unknown. */
+	if (info.release[0] != '\0' && n_needs > 0) {
 		r = modload_check(root, info.release, path, sizeof(path));
 		note_skipped(&info, path, r, "module state unknown, taken as missing");
 	}
-	for (size_t i = 0; i < n_tunables; i++)
-		if (tunables[i].rule == RULE_BBR)
-			info.bbr = module_state(root, info.release, &tunables[i], &info);
-		else if (tunables[i].rule == RULE_FQ)
-			info.fq = module_state(root, info.release, &tunables[i], &info);
+	for (size_t i = 0; i < n_needs; i++) {
+		bool asked = false;
+
+		for (size_t j = 0; j < info.n_modules; j++)
+			asked = asked ||
+				strcmp(info.modules[j].name, needs[i].module) == 0;
+		/* At most SYSINFO_MODULES_MAX: the rest are missing. */
+		if (!asked)
+			(void)sysinfo_set_module_state(&info, needs[i].module,
+						       module_state(root, info.release,
+								    &needs[i], &info));
+	}
 
 	sysinfo_detect_environment(root, &info);
 	*ret_info = info;

@@ -27,13 +27,28 @@ struct sysinfo_skipped {
 	const char *assumed;
 };
 
+/* A module some row of the profile needs, as detection is given it: the
+ * module, and the key that lists value once the module is in (built in or
+ * loaded). Detection knows nothing else of the profile. */
+struct module_need {
+	const char *module;
+	const char *key;
+	const char *value;
+};
+
+#define SYSINFO_MODULES_MAX 8
+
 /* What detection found; the profile is computed from this alone. */
 struct sysinfo {
 	unsigned cpus;
 	uint64_t mem_kib;
 	char release[128];
-	enum modstate bbr;
-	enum modstate fq;
+	/* The modules asked for, in the order asked, each once. */
+	size_t n_modules;
+	struct {
+		const char *name;
+		enum modstate state;
+	} modules[SYSINFO_MODULES_MAX];
 	enum environment environment;
 	char container[32];
 	bool net_writable;
@@ -44,8 +59,9 @@ int cpu_list_count(const char *list, unsigned *ret_count);
 const char *modstate_to_string(enum modstate state);
 bool modstate_usable(enum modstate state);
 const char *environment_to_string(enum environment environment);
-struct tunable;
-enum modstate sysinfo_module(const char *root, const char *release,
-			     const struct tunable *t);
+enum modstate sysinfo_module_state(const struct sysinfo *info, const char *module);
+int sysinfo_set_module_state(struct sysinfo *info, const char *module,
+			     enum modstate state);
 void sysinfo_detect_environment(const char *root, struct sysinfo *info);
-int sysinfo_detect(const char *root, struct sysinfo *ret_info, const char **ret_failed);
+int sysinfo_detect(const char *root, const struct module_need *needs, size_t n_needs,
+		   struct sysinfo *ret_info, const char **ret_failed);

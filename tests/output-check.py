@@ -39,7 +39,7 @@ def load_json(path):
 STR, NUM, BOOL, NULL = str, int, bool, type(None)
 COMMON = {"schema": NUM, "command": STR, "version": STR, "root": STR,
           "environment": STR, "container": (STR, NULL), "kernel": STR, "cpus": NUM}
-DETECT = {**COMMON, "memory_mib": NUM, "mem_total_kib": NUM, "bbr": STR, "fq": STR,
+DETECT = {**COMMON, "memory_mib": NUM, "mem_total_kib": NUM, "modules": dict,
           "proc_sys_net_writable": BOOL}
 STATUS = {**COMMON, "fragment": dict, "keys": list, "modules": list,
           "qdiscs": (list, NULL), "qdiscs_error": (STR, NULL), "qdisc_pending": BOOL,
@@ -100,9 +100,13 @@ def check_detect(path):
     doc = load_json(path)
     members("detect", doc, DETECT)
     check_common(doc, "detect")
-    for name in ("bbr", "fq"):
-        if doc.get(name) not in MODSTATES:
-            finding(f"detect.{name}: {doc.get(name)!r}")
+    modules = doc.get("modules")
+    if not isinstance(modules, dict) or not modules:
+        finding(f"detect.modules: {modules!r}")
+        return
+    for name, state in modules.items():
+        if not re.fullmatch(r"[a-z0-9_]+", name) or state not in MODSTATES:
+            finding(f"detect.modules.{name}: {state!r}")
 
 
 # --- Prometheus' text format ------------------------------------------------

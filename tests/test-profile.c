@@ -46,6 +46,32 @@ static void test_table(void **state _unused_)
 }
 
 /* Keys the profile must never touch: the kernel and systemd size them. */
+/* Detection is asked for the table's modules, each once, with the key
+ * that shows each built in: the list the table gives, nothing more. */
+static void test_module_needs(void **state _unused_)
+{
+	struct module_need needs[SYSINFO_MODULES_MAX];
+	size_t n = profile_module_needs(needs, ELEMENTSOF(needs)), rows = 0;
+
+	for (size_t i = 0; i < n_tunables; i++)
+		rows += tunables[i].module != NULL;
+	assert_int_equal(n, rows);
+	for (size_t i = 0; i < n; i++) {
+		const struct tunable *t = NULL;
+
+		for (size_t j = 0; j < n_tunables && !t; j++)
+			if (tunables[j].module &&
+			    strcmp(tunables[j].module, needs[i].module) == 0)
+				t = &tunables[j];
+		assert_non_null(t);
+		assert_string_equal(needs[i].key, t->available ? t->available : t->key);
+		assert_string_equal(needs[i].value, t->value);
+		if (t->module_at_boot)
+			assert_non_null(t->module_note);
+	}
+	assert_int_equal(profile_module_needs(needs, 1), n > 0);
+}
+
 static void test_untouched(void **state _unused_)
 {
 	static const char *const never[] = { "net.ipv4.tcp_mem", "net.ipv4.udp_mem",
@@ -90,29 +116,29 @@ static void test_congestion(void **state _unused_)
 	};
 
 	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
-		struct sysinfo info = { .cpus = cases[i].cpus,
-					.mem_kib = 2u << 20,
-					.bbr = cases[i].bbr,
-					.fq = cases[i].fq };
+		struct sysinfo info = { .cpus = cases[i].cpus, .mem_kib = 2u << 20 };
 		const struct setting *cc, *qdisc;
 		struct profile p;
 
+		assert_int_equal(sysinfo_set_module_state(&info, "tcp_bbr", cases[i].bbr),
+				 0);
+		assert_int_equal(sysinfo_set_module_state(&info, "sch_fq", cases[i].fq),
+				 0);
 		profile_compute(&info, cases[i].choice, &p);
 		cc = profile_find(&p, "net.ipv4.tcp_congestion_control");
 		qdisc = profile_find(&p, "net.core.default_qdisc");
-		if (p.bbr != cases[i].want_bbr || (cc != NULL) != cases[i].want_bbr ||
+		if ((cc != NULL) != cases[i].want_bbr ||
 		    (qdisc != NULL) != cases[i].want_fq)
-			fail_msg("case %zu: bbr %d fq %d", i, p.bbr, qdisc != NULL);
+			fail_msg("case %zu: bbr %d fq %d", i, cc != NULL, qdisc != NULL);
 		if (cc)
 			assert_string_equal(cc->value, "bbr");
 		if (qdisc) {
 			assert_string_equal(qdisc->value, "fq");
 			assert_true(qdisc->optional);
 		}
+		assert_int_equal(p.n_modules, cases[i].module != NULL);
 		if (cases[i].module)
-			assert_string_equal(p.module, cases[i].module);
-		else
-			assert_null(p.module);
+			assert_string_equal(p.modules[0], cases[i].module);
 		assert_non_null(p.why);
 		/* Everything else is there whatever the congestion choice. */
 		assert_int_equal(p.n_settings, n_tunables - 2 + !!cc + !!qdisc);
@@ -174,6 +200,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
+		cmocka_unit_test(test_module_needs),
 		cmocka_unit_test(test_untouched),
 		cmocka_unit_test(test_congestion),
 		cmocka_unit_test(test_buffers),

@@ -28,14 +28,22 @@ static char *render(const struct sysinfo *info, enum congestion choice, bool mod
 	return text;
 }
 
+/* A machine of CPUS and MEM_KIB whose kernel has tcp_bbr and sch_fq so. */
+static struct sysinfo machine(unsigned cpus, uint64_t mem_kib, enum modstate bbr,
+			      enum modstate fq)
+{
+	struct sysinfo info = { .cpus = cpus, .mem_kib = mem_kib };
+
+	assert_int_equal(sysinfo_set_module_state(&info, "tcp_bbr", bbr), 0);
+	assert_int_equal(sysinfo_set_module_state(&info, "sch_fq", fq), 0);
+	return info;
+}
+
 /* Every assignment parses strictly, comes after its reason, and global keys
  * carry the "-" prefix; the marker line says what the fragment is for. */
 static void test_sysctl_shape(void **state _unused_)
 {
-	struct sysinfo info = { .cpus = 2,
-				.mem_kib = 2u << 20,
-				.bbr = MODSTATE_MODULE,
-				.fq = MODSTATE_MODULE };
+	struct sysinfo info = machine(2, 2u << 20, MODSTATE_MODULE, MODSTATE_MODULE);
 	char *text = render(&info, CONGESTION_AUTO, false), *save = NULL, *prev = NULL;
 	size_t assignments = 0;
 
@@ -66,7 +74,7 @@ static void test_sysctl_shape(void **state _unused_)
 /* One CPU and 512 MiB: no congestion control or qdisc, smaller buffers. */
 static void test_one_cpu_small_memory(void **state _unused_)
 {
-	struct sysinfo info = { .cpus = 1, .mem_kib = 500000, .bbr = MODSTATE_MODULE };
+	struct sysinfo info = machine(1, 500000, MODSTATE_MODULE, MODSTATE_MISSING);
 	char *text = render(&info, CONGESTION_AUTO, false);
 
 	assert_null(strstr(text, "tcp_congestion_control"));
@@ -78,23 +86,20 @@ static void test_one_cpu_small_memory(void **state _unused_)
 
 static void test_modules(void **state _unused_)
 {
-	struct sysinfo info = { .cpus = 2,
-				.mem_kib = 2u << 20,
-				.bbr = MODSTATE_MODULE,
-				.fq = MODSTATE_MODULE };
+	struct sysinfo info = machine(2, 2u << 20, MODSTATE_MODULE, MODSTATE_MODULE);
 	char *text;
 
 	text = render(&info, CONGESTION_AUTO, true);
 	assert_non_null(strstr(text, "\ntcp_bbr\n"));
 	free(text);
 
-	info.bbr = MODSTATE_BUILTIN;
+	info = machine(2, 2u << 20, MODSTATE_BUILTIN, MODSTATE_MODULE);
 	text = render(&info, CONGESTION_AUTO, true);
 	assert_null(strstr(text, "\ntcp_bbr\n"));
 	assert_non_null(strstr(text, "built into this kernel"));
 	free(text);
 
-	info.bbr = MODSTATE_MODULE;
+	info = machine(2, 2u << 20, MODSTATE_MODULE, MODSTATE_MODULE);
 	text = render(&info, CONGESTION_CUBIC, true);
 	assert_null(strstr(text, "\ntcp_bbr\n"));
 	free(text);

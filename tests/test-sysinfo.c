@@ -54,18 +54,51 @@ static char *minimal_root(void)
 	return root;
 }
 
+/* The modules the profile's table needs, as the helper asks for them. */
+static const struct module_need needs[] = {
+	{ "sch_fq", "net.core.default_qdisc", "fq" },
+	{ "tcp_bbr", "net.ipv4.tcp_available_congestion_control", "bbr" },
+	{ "tcp_bbr", "net.ipv4.tcp_available_congestion_control", "bbr" },
+};
+
+static int detect(const char *root, struct sysinfo *ret, const char **ret_failed)
+{
+	return sysinfo_detect(root, needs, ELEMENTSOF(needs), ret, ret_failed);
+}
+
+/* Detection knows the modules it is given, each once, and no other. */
+static void test_module_list(void **state _unused_)
+{
+	char *root = minimal_root();
+	struct sysinfo info;
+	const char *failed = NULL;
+
+	assert_int_equal(detect(root, &info, &failed), 0);
+	assert_int_equal(info.n_modules, 2);
+	assert_string_equal(info.modules[0].name, "sch_fq");
+	assert_string_equal(info.modules[1].name, "tcp_bbr");
+	assert_int_equal(sysinfo_module_state(&info, "nf_conntrack"), MODSTATE_MISSING);
+	scratch_write(root, "/sys/module/nf_conntrack/initstate", "live\n");
+	assert_int_equal(sysinfo_detect(root, needs, 0, &info, &failed), 0);
+	assert_int_equal(info.n_modules, 0);
+	assert_int_equal(sysinfo_set_module_state(&info, "nf_conntrack", MODSTATE_LOADED),
+			 0);
+	assert_int_equal(sysinfo_module_state(&info, "nf_conntrack"), MODSTATE_LOADED);
+	scratch_free(root);
+}
+
 static void test_minimal(void **state _unused_)
 {
 	char *root = minimal_root();
 	struct sysinfo info;
 	const char *failed = NULL;
 
-	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+	assert_int_equal(detect(root, &info, &failed), 0);
 	assert_int_equal(info.cpus, 2);
 	assert_int_equal(info.mem_kib, 2014232);
 	assert_string_equal(info.release, "6.12.0-test");
-	assert_int_equal(info.bbr, MODSTATE_MISSING);
-	assert_int_equal(info.fq, MODSTATE_MISSING);
+	assert_int_equal(sysinfo_module_state(&info, "tcp_bbr"), MODSTATE_MISSING);
+	assert_int_equal(sysinfo_module_state(&info, "sch_fq"), MODSTATE_MISSING);
 	assert_int_equal(info.environment, ENVIRONMENT_HOST);
 	assert_true(info.net_writable);
 	scratch_free(root);
@@ -91,17 +124,17 @@ static void test_skipped(void **state _unused_)
 		struct sysinfo info;
 		const char *failed = NULL;
 
-		assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+		assert_int_equal(detect(root, &info, &failed), 0);
 		assert_int_equal(info.skipped.error, 0);
 		scratch_write(root, cases[i].path, "");
 		snprintf(path, sizeof(path), "%s%s", root, cases[i].path);
 		assert_int_equal(unlink(path), 0);
 		assert_int_equal(mkfifo(path, 0644), 0);
-		assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+		assert_int_equal(detect(root, &info, &failed), 0);
 		assert_int_equal(info.skipped.error, -EBADFD);
 		assert_string_equal(info.skipped.file, cases[i].path);
 		assert_string_equal(info.skipped.assumed, cases[i].assumed);
-		assert_int_equal(info.bbr, MODSTATE_MISSING);
+		assert_int_equal(sysinfo_module_state(&info, "tcp_bbr"), MODSTATE_MISSING);
 		scratch_free(root);
 	}
 }
@@ -117,13 +150,13 @@ static void test_modules_from_kernel(void **state _unused_)
 	scratch_write(root, "/proc/sys/net/ipv4/tcp_available_congestion_control",
 		      "reno bbr cubic\n");
 	scratch_write(root, "/proc/sys/net/core/default_qdisc", "fq\n");
-	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
-	assert_int_equal(info.bbr, MODSTATE_BUILTIN);
-	assert_int_equal(info.fq, MODSTATE_BUILTIN);
+	assert_int_equal(detect(root, &info, &failed), 0);
+	assert_int_equal(sysinfo_module_state(&info, "tcp_bbr"), MODSTATE_BUILTIN);
+	assert_int_equal(sysinfo_module_state(&info, "sch_fq"), MODSTATE_BUILTIN);
 
 	scratch_write(root, "/sys/module/tcp_bbr/initstate", "live\n");
-	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
-	assert_int_equal(info.bbr, MODSTATE_LOADED);
+	assert_int_equal(detect(root, &info, &failed), 0);
+	assert_int_equal(sysinfo_module_state(&info, "tcp_bbr"), MODSTATE_LOADED);
 	scratch_free(root);
 }
 
@@ -160,7 +193,7 @@ static void test_environment(void **state _unused_)
 		assert_int_equal(fwrite(cases[i].content, 1, cases[i].len, f),
 				 cases[i].len);
 		assert_int_equal(fclose(f), 0);
-		assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+		assert_int_equal(detect(root, &info, &failed), 0);
 		assert_int_equal(info.environment, cases[i].environment);
 		assert_string_equal(info.container, cases[i].kind);
 		scratch_free(root);
@@ -201,7 +234,7 @@ static void test_chroot(void **state _unused_)
 			scratch_write(root, "/proc/self/mountinfo", cases[i].self);
 		else
 			assert_int_equal(unlink(path), 0);
-		assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+		assert_int_equal(detect(root, &info, &failed), 0);
 		if (info.environment != cases[i].environment)
 			fail_msg("case %zu: %s", i,
 				 environment_to_string(info.environment));
@@ -218,12 +251,12 @@ static void test_chroot_root_link(void **state _unused_)
 
 	snprintf(path, sizeof(path), "%s/proc/1/root", root);
 	assert_int_equal(symlink("/", path), 0);
-	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+	assert_int_equal(detect(root, &info, &failed), 0);
 	assert_int_equal(info.environment, ENVIRONMENT_CHROOT);
 
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(symlink("../..", path), 0);
-	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+	assert_int_equal(detect(root, &info, &failed), 0);
 	assert_int_equal(info.environment, ENVIRONMENT_HOST);
 	scratch_free(root);
 }
@@ -236,10 +269,10 @@ static void test_read_only(void **state _unused_)
 
 	snprintf(path, sizeof(path), "%s/proc/sys/net/ipv4/tcp_fin_timeout", root);
 	assert_int_equal(chmod(path, 0444), 0);
-	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+	assert_int_equal(detect(root, &info, &failed), 0);
 	assert_false(info.net_writable);
 	assert_int_equal(unlink(path), 0);
-	assert_int_equal(sysinfo_detect(root, &info, &failed), 0);
+	assert_int_equal(detect(root, &info, &failed), 0);
 	assert_false(info.net_writable);
 	scratch_free(root);
 }
@@ -269,7 +302,7 @@ static void test_missing_files(void **state _unused_)
 			scratch_write(root, cases[i].path, cases[i].content);
 		else
 			assert_int_equal(unlink(path), 0);
-		assert_int_equal(sysinfo_detect(root, &info, &failed), cases[i].r);
+		assert_int_equal(detect(root, &info, &failed), cases[i].r);
 		assert_string_equal(failed, cases[i].path);
 		scratch_free(root);
 	}
@@ -280,6 +313,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cpu_list),
 		cmocka_unit_test(test_minimal),
+		cmocka_unit_test(test_module_list),
 		cmocka_unit_test(test_skipped),
 		cmocka_unit_test(test_modules_from_kernel),
 		cmocka_unit_test(test_environment),
