@@ -13,6 +13,7 @@
 # make check-repro        two builds of the package are byte-identical (root)
 # make check-alerts       the shipped alerting rules under promtool, every state (root)
 # make check-vm           the Debian 13 acceptance scenarios in QEMU VMs (root)
+# make fixtures          rewrite tests/expected/ from this helper, then show the diff
 # make deb                the Debian 13 package, built and linted in a trixie chroot
 # make repo               the signed apt repository build/repo/ (REPO_URL, ARCH)
 # make lint               clang-format, shellcheck, actionlint, Python syntax, repeated code (root)

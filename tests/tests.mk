@@ -103,4 +103,12 @@ check-vm:
 	tests/vm/run
 .PHONY: check-repro
 
-.PHONY: check check-deps check-unit check-sanitize check-robust check-fuzz fuzz check-netns check-bench-report check-alerts check-vm
+# The expected outputs of the --root fixture tests, written anew by this
+# helper: after a change to the profile or to what a command prints, review
+# the diff it shows and commit it with the change.
+fixtures: $(B)/wp-panel-nettune
+	NETTUNE_UPDATE_EXPECTED=1 tests/root-test.sh $(B)/wp-panel-nettune >$(B)/fixtures.log || \
+		{ grep -v '^ok' $(B)/fixtures.log; exit 1; }
+	@git diff --stat -- tests/expected 2>/dev/null; git status --short -- tests/expected 2>/dev/null | grep '^??' || true
+
+.PHONY: fixtures check check-deps check-unit check-sanitize check-robust check-fuzz fuzz check-netns check-bench-report check-alerts check-vm
