@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Prints the table of tunables, one row a line: key, when, scope, reason,
- * separated by tabs. tests/design-test.sh compares DESIGN.md with it. */
+ * separated by tabs. tests/design-test.sh compares DESIGN.md with it. With
+ * --keys, every sysctl key the table names; with --modules, every module
+ * its rows need: what the fixture trees must hold
+ * (tests/vm/capture-fixtures.sh). */
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "profile.h"
 
@@ -21,12 +26,52 @@ static const char *rule_to_string(enum rule rule)
 	return "?";
 }
 
-int main(void)
+/* Every sysctl key the table names, each once: the rows' keys, the keys
+ * that list what a module gives, the lists a write widens. */
+static void print_keys(void)
 {
-	for (size_t i = 0; i < n_tunables; i++)
-		printf("%s\t%s\t%s\t%s\n", tunables[i].key,
-		       rule_to_string(tunables[i].rule),
-		       tunables[i].scope == SCOPE_GLOBAL ? "global" : "netns",
-		       tunables[i].reason);
+	for (size_t i = 0; i < n_tunables; i++) {
+		const char *keys[] = { tunables[i].key, tunables[i].available,
+				       tunables[i].widens };
+
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			bool seen = !keys[k];
+
+			for (size_t j = 0; j < n_tunables && !seen; j++)
+				seen = j < i &&
+				       (strcmp(tunables[j].key, keys[k]) == 0 ||
+					(tunables[j].available &&
+					 strcmp(tunables[j].available, keys[k]) == 0) ||
+					(tunables[j].widens &&
+					 strcmp(tunables[j].widens, keys[k]) == 0));
+			for (size_t j = 0; j < k && !seen; j++)
+				seen = keys[j] && strcmp(keys[j], keys[k]) == 0;
+			if (!seen)
+				printf("%s\n", keys[k]);
+		}
+	}
+}
+
+/* usage: dump-tunables [--keys | --modules] */
+int main(int argc, char **argv)
+{
+	if (argc == 2 && strcmp(argv[1], "--keys") == 0) {
+		print_keys();
+	} else if (argc == 2 && strcmp(argv[1], "--modules") == 0) {
+		struct module_need needs[SYSINFO_MODULES_MAX];
+		size_t n = profile_module_needs(needs, sizeof(needs) / sizeof(needs[0]));
+
+		for (size_t i = 0; i < n; i++)
+			printf("%s\n", needs[i].module);
+	} else if (argc == 1) {
+		for (size_t i = 0; i < n_tunables; i++)
+			printf("%s\t%s\t%s\t%s\n", tunables[i].key,
+			       rule_to_string(tunables[i].rule),
+			       tunables[i].scope == SCOPE_GLOBAL ? "global" : "netns",
+			       tunables[i].reason);
+	} else {
+		fprintf(stderr, "usage: dump-tunables [--keys | --modules]\n");
+		return 2;
+	}
 	return fflush(stdout) == 0 ? 0 : 1;
 }

@@ -12,16 +12,20 @@ set -eu
 
 fixtures=$VM_TOPDIR/tests/fixtures
 
+# What to capture: the keys and modules of the helper's own table.
+make -C "$VM_TOPDIR" --no-print-directory build/dump-tunables >/dev/null
 vm_image
 for cpus in 1 2; do
 	name=debian13-${cpus}cpu
 	share=$(vm_share "$name")
 	cp "$fixtures/capture.sh" "$share/capture.sh"
+	"$VM_TOPDIR/build/dump-tunables" --keys >"$share/keys"
+	"$VM_TOPDIR/build/dump-tunables" --modules >"$share/modules"
 	# Captured inside the guest, then copied to the share with tar: 9p
 	# need not keep ownership or symlinks the way ext4 does.
 	cat >"$share/run.sh" <<-'SCRIPT'
 		set -eu
-		sh /host/capture.sh /run/fixture
+		sh /host/capture.sh /run/fixture /host/keys /host/modules
 		tar -C /run/fixture -cf /host/fixture.tar .
 	SCRIPT
 	vm_boot "$(vm_disk "$name")" "$cpus" "$share" "$VM_WORKDIR/$name.log" 600
