@@ -81,6 +81,8 @@ install: $(B)/wp-panel-nettune
 	chmod 0644 $(DESTDIR)$(MANDIR)/man8/wp-panel-nettune.8
 	install -d $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/installer
 	install -m 0644 share/installer/* $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/installer/
+	install -d $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/schema
+	install -m 0644 share/schema/*.schema.json $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/schema/
 
 # The Debian architectures make deb and make repo build for; empty: this
 # machine's own. ARCH=arm64 cross-builds; ARCH="amd64 arm64" builds both.

@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
-"""Checks the machine-readable output of wp-panel-nettune against the schema
-and the metric names of its man page (JSON OUTPUT, PROMETHEUS METRICS).
+"""Checks the machine-readable output of wp-panel-nettune against the JSON
+schemas the package installs (share/schema/) and the metric names of its man
+page (PROMETHEUS METRICS); "manpage" checks that the man page names every
+member, state and condition of the schemas.
 
 usage: output-check.py detect JSON_FILE
        output-check.py status JSON_FILE PROM_FILE EXIT_STATUS
+       output-check.py manpage
 
 JSON is parsed with Python's json module, strictly (one object, nothing
 after it, no NaN); Prometheus' text format line by line. For status, the
@@ -13,7 +16,9 @@ must be the one both report. Prints one line per finding; exit status 1 if
 there is any.
 """
 import json
+import os
 import re
+import shlex
 import sys
 
 findings = []
@@ -36,77 +41,112 @@ def load_json(path):
     return json.loads(text, parse_constant=no_constant)
 
 
-STR, NUM, BOOL, NULL = str, int, bool, type(None)
-COMMON = {"schema": NUM, "command": STR, "version": STR, "root": STR,
-          "environment": STR, "container": (STR, NULL), "kernel": STR, "cpus": NUM}
-DETECT = {**COMMON, "memory_mib": NUM, "mem_total_kib": NUM, "modules": dict,
-          "proc_sys_net_writable": BOOL}
-STATUS = {**COMMON, "fragment": dict, "keys": list, "modules": list,
-          "qdiscs": (list, NULL), "qdiscs_error": (STR, NULL), "qdisc_pending": BOOL,
-          "boot_unknown": BOOL, "conditions": list, "verdict": STR, "exit_status": NUM}
-FRAGMENT = {"path": STR, "present": BOOL, "cpus": (NUM, NULL), "cpus_changed": BOOL,
-            "cpus_change": (list, NULL), "malformed": BOOL, "congestion": (STR, NULL),
-            "base": (STR, NULL), "edited": BOOL, "ucf_left": list}
-CPU_CHANGE = {"key": STR, "then": (STR, NULL), "now": (STR, NULL)}
-KEY = {"key": STR, "wanted": (STR, NULL), "profile": (STR, NULL), "live": (STR, NULL),
-       "live_error": (STR, NULL), "optional": BOOL, "boot_file": (STR, NULL),
-       "boot_value": (STR, NULL), "state": STR, "alarm": BOOL}
-MODULE = {"module": STR, "state": STR, "listed": BOOL, "unloadable": BOOL}
-QDISC = {"interface": STR, "root": (STR, NULL), "leaves": list}
-MODSTATES = {"builtin", "module", "loaded", "blacklisted", "missing"}
-# The states and conditions of the man page, in its order; True: an alarm.
-KEY_STATES = {"in-effect": False, "overridden": False, "edited": False,
-              "left-alone": False, "not-in-namespace": False,
-              "read-only-in-namespace": False, "outdated": True, "missing": True,
-              "drift": True}
-CONDITIONS = {"not-tuned": True, "malformed": True, "drift": True, "outdated": True,
-              "cpus-changed": True, "module-unloadable": True, "boot-unknown": True,
-              "overridden": False, "edited": False, "left-alone": False,
-              "congestion-chosen": False}
-VERDICTS = {"in-effect": 0, "chosen": 0, "alarm": 3}
+# The schemas the package installs (share/schema/), the one statement of
+# both layouts: every member, its type, the values a string may take, the
+# states and conditions that raise the alarm. The man page's JSON OUTPUT and
+# STATES must name every member, state and condition they hold.
+SCHEMA_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "share", "schema")
+MANPAGE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "man",
+                       "wp-panel-nettune.8")
 
 
-def members(where, obj, spec):
-    """obj has exactly the members of spec, each of its type (a bool is
-    not a number here, as it is not in JSON)."""
-    if not isinstance(obj, dict):
-        finding(f"{where}: not an object")
-        return
-    for name, types in spec.items():
-        if name not in obj:
-            finding(f"{where}: no member {name}")
-            continue
-        types = types if isinstance(types, tuple) else (types,)
-        value = obj[name]
-        if isinstance(value, bool) and BOOL not in types:
-            finding(f"{where}.{name}: a boolean, not {types}")
-        elif not isinstance(value, types):
-            finding(f"{where}.{name}: {type(value).__name__}, not {types}")
-    for name in obj:
-        if name not in spec:
-            finding(f"{where}: member {name} is not in the schema")
+def load_schema(command):
+    with open(os.path.join(SCHEMA_DIR, f"{command}.schema.json"), encoding="utf-8") as f:
+        return json.load(f)
 
 
-def check_common(doc, command):
-    if doc.get("schema") != 2:
-        finding(f"schema is {doc.get('schema')!r}, not 2")
-    if doc.get("command") != command:
-        finding(f"command is {doc.get('command')!r}, not {command}")
-    if doc.get("environment") not in ("host", "container", "chroot"):
-        finding(f"environment {doc.get('environment')!r}")
+TYPES = {"string": (str,), "integer": (int,), "boolean": (bool,), "null": (type(None),),
+         "object": (dict,), "array": (list,)}
+
+
+def validate(where, value, schema):
+    """The subset of JSON Schema 2020-12 the schemas use: type, const, enum,
+    properties, required, additionalProperties, propertyNames' pattern,
+    minProperties, items, uniqueItems, minimum. A bool is no integer here,
+    as it is not in JSON."""
+    if "type" in schema:
+        names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
+        ok = any(isinstance(value, TYPES[n]) and
+                 not (n == "integer" and isinstance(value, bool)) for n in names)
+        if not ok:
+            finding(f"{where}: {type(value).__name__}, not {' or '.join(names)}")
+            return
+    if "const" in schema and value != schema["const"]:
+        finding(f"{where}: {value!r}, not {schema['const']!r}")
+    if "enum" in schema and value not in schema["enum"]:
+        finding(f"{where}: {value!r}, not one of {schema['enum']}")
+    if "minimum" in schema and isinstance(value, int) and value < schema["minimum"]:
+        finding(f"{where}: {value} < {schema['minimum']}")
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        for name in schema.get("required", []):
+            if name not in value:
+                finding(f"{where}: no member {name}")
+        if len(value) < schema.get("minProperties", 0):
+            finding(f"{where}: fewer than {schema['minProperties']} members")
+        for name, member in value.items():
+            pattern = schema.get("propertyNames", {}).get("pattern")
+            if pattern and not re.search(pattern, name):
+                finding(f"{where}: member name {name!r}")
+            if name in props:
+                validate(f"{where}.{name}", member, props[name])
+            elif schema.get("additionalProperties") is False:
+                finding(f"{where}: member {name} is not in the schema")
+            elif isinstance(schema.get("additionalProperties"), dict):
+                validate(f"{where}.{name}", member, schema["additionalProperties"])
+    if isinstance(value, list):
+        if schema.get("uniqueItems") and len(set(map(repr, value))) != len(value):
+            finding(f"{where}: an item twice")
+        for i, item in enumerate(value):
+            if "items" in schema:
+                validate(f"{where}[{i}]", item, schema["items"])
+
+
+def schema_names(schema, out):
+    """Every member name and every string value an enum allows."""
+    for name, member in schema.get("properties", {}).items():
+        out.add(name)
+        schema_names(member, out)
+    for key in ("items", "additionalProperties"):
+        if isinstance(schema.get(key), dict):
+            schema_names(schema[key], out)
+    out.update(v for v in schema.get("enum", []) if isinstance(v, str))
+    return out
+
+
+def check_manpage():
+    """The man page names, in bold, every member and value of both schemas."""
+    with open(MANPAGE, encoding="utf-8") as f:
+        text = f.read()
+    bold = set()
+    for macro, rest in re.findall(r"^\.(B|BR|RB) (.*)$", text, re.M):
+        words = shlex.split(rest.replace("\\", "\\\\"))
+        start = 1 if macro == "RB" else 0
+        bold.update(w.replace("\\-", "-").rstrip(",.") for w in
+                    (words[:1] if macro == "B" else words[start::2]))
+    for command in ("detect", "status"):
+        for name in sorted(schema_names(load_schema(command), set())):
+            if name not in bold:
+                finding(f"{command}.schema.json names {name}, the man page does not")
+
+
+def load_status_schema():
+    schema = load_schema("status")
+    props = schema["properties"]
+    state = props["keys"]["items"]["properties"]["state"]
+    conditions = props["conditions"]["items"]["enum"]
+    return (schema, props["modules"]["items"]["properties"]["state"]["enum"],
+            {s: s in state["x-alarm"] for s in state["enum"]},
+            {c: c in props["conditions"]["x-alarm"] for c in conditions},
+            props["verdict"]["x-exit-status"])
+
+
+STATUS_SCHEMA, MODSTATES, KEY_STATES, CONDITIONS, VERDICTS = load_status_schema()
 
 
 def check_detect(path):
     doc = load_json(path)
-    members("detect", doc, DETECT)
-    check_common(doc, "detect")
-    modules = doc.get("modules")
-    if not isinstance(modules, dict) or not modules:
-        finding(f"detect.modules: {modules!r}")
-        return
-    for name, state in modules.items():
-        if not re.fullmatch(r"[a-z0-9_]+", name) or state not in MODSTATES:
-            finding(f"detect.modules.{name}: {state!r}")
+    validate("detect", doc, load_schema("detect"))
 
 
 # --- Prometheus' text format ------------------------------------------------
@@ -212,28 +252,16 @@ FAMILIES = {"nettune_info", "nettune_alarm", "nettune_condition", "nettune_cpus"
 
 def check_status(json_path, prom_path, exit_status):
     doc = load_json(json_path)
-    members("status", doc, STATUS)
-    check_common(doc, "status")
-    members("status.fragment", doc.get("fragment"), FRAGMENT)
+    validate("status", doc, STATUS_SCHEMA)
     frag = doc.get("fragment") or {}
     if frag.get("cpus_change") is not None and not frag.get("cpus_changed"):
         finding("fragment.cpus_change without a changed CPU count")
     for i, c in enumerate(frag.get("cpus_change") or []):
-        members(f"status.fragment.cpus_change[{i}]", c, CPU_CHANGE)
         if c.get("then") == c.get("now"):
             finding(f"fragment.cpus_change[{i}]: no change")
-    for i, m in enumerate(doc.get("modules", [])):
-        members(f"status.modules[{i}]", m, MODULE)
-        if m.get("state") not in MODSTATES:
-            finding(f"modules[{i}].state: {m.get('state')!r}")
-    if "tcp_bbr" not in [m.get("module") for m in doc.get("modules", [])]:
-        finding("no tcp_bbr among the modules")
+    if not doc.get("modules"):
+        finding("no module listed")
     for i, key in enumerate(doc.get("keys", [])):
-        members(f"status.keys[{i}]", key, KEY)
-        if key.get("state") not in KEY_STATES:
-            finding(f"keys[{i}].state: {key.get('state')!r}")
-        if key.get("live_error") not in (None, "absent", "unreadable"):
-            finding(f"keys[{i}].live_error: {key.get('live_error')!r}")
         if (key.get("live") is None) != (key.get("live_error") is not None):
             finding(f"keys[{i}]: live and live_error disagree")
         if key.get("alarm") != KEY_STATES.get(key.get("state")):
@@ -242,14 +270,9 @@ def check_status(json_path, prom_path, exit_status):
             finding(f"keys[{i}]: no wanted value in state {key.get('state')}")
         if key.get("state") == "missing" and key.get("wanted") is not None:
             finding(f"keys[{i}]: missing, yet the fragment sets {key.get('wanted')!r}")
-    for i, q in enumerate(doc.get("qdiscs") or []):
-        members(f"status.qdiscs[{i}]", q, QDISC)
     if (doc.get("qdiscs") is None) != (doc.get("qdiscs_error") is not None):
         finding("qdiscs and qdiscs_error disagree")
     conditions = doc.get("conditions", [])
-    for c in conditions:
-        if c not in CONDITIONS:
-            finding(f"condition {c!r}")
     if [c for c in CONDITIONS if c in conditions] != conditions:
         finding(f"conditions {conditions} not in the man page's order, or twice")
     alarm = any(CONDITIONS.get(c) for c in conditions)
@@ -257,9 +280,7 @@ def check_status(json_path, prom_path, exit_status):
     want = "alarm" if alarm else "chosen" if conditions else "in-effect"
     if verdict != want:
         finding(f"verdict {verdict!r} with conditions {conditions}")
-    if verdict not in VERDICTS:
-        finding(f"verdict {verdict!r}")
-    elif VERDICTS[verdict] != doc.get("exit_status"):
+    if verdict in VERDICTS and VERDICTS[verdict] != doc.get("exit_status"):
         finding(f"verdict {verdict} with exit_status {doc.get('exit_status')}")
     if doc.get("exit_status") != exit_status:
         finding(f"exit_status {doc.get('exit_status')}, the command exited {exit_status}")
@@ -327,6 +348,8 @@ def main(argv):
             check_detect(argv[2])
         elif len(argv) == 5 and argv[1] == "status":
             check_status(argv[2], argv[3], int(argv[4]))
+        elif len(argv) == 2 and argv[1] == "manpage":
+            check_manpage()
         else:
             print(__doc__.strip().split("\n\n")[1], file=sys.stderr)
             return 2

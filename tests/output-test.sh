@@ -64,6 +64,9 @@ outputs() {
 		python3 "$checker" detect "$o.detect"
 }
 
+check "the man page names every member, state and condition of the JSON schemas" \
+	python3 "$checker" manpage
+
 for name in $(cd "$here/fixtures" && ls); do
 	[ -d "$here/fixtures/$name/proc" ] || continue
 	t=$(tree "$name-bare" "$name")
