@@ -44,7 +44,10 @@ while IFS="$tab" read -r key default value scope when why; do
 		"$row" "$when$tab$scope$tab$why"
 	rendered=$(field "$key" "$work/rendered" | cut -f1)
 	check_eq "$key: the value rendered for 2 CPUs and 1 GiB" "$rendered" "$value"
-	check_eq "$key: the Debian 13 default" "$(sysctl_value "$key" "$machine")" "$default"
+	# A key the fixture machine lacks (its module is not loaded at boot) is
+	# "(absent)" in the table.
+	live=$(sysctl_value "$key" "$machine")
+	check_eq "$key: the Debian 13 default" "${live:-(absent)}" "$default"
 done <"$work/table"
 
 # What the VM guests take as the profile (design-table --profile): the
