@@ -46,7 +46,7 @@ while IFS="$tab" read -r key default value scope when why; do
 	check_eq "$key: the value rendered for 2 CPUs and 1 GiB" "$rendered" "$value"
 	# A key the fixture machine lacks (its module is not loaded at boot) is
 	# "(absent)" in the table.
-	live=$(sysctl_value "$key" "$machine")
+	live=$(sysctl_value "$key" "$machine" 2>/dev/null) || live=
 	check_eq "$key: the Debian 13 default" "${live:-(absent)}" "$default"
 done <"$work/table"
 
