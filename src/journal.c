@@ -11,7 +11,6 @@
 
 #include "log.h"
 #include "nettune.h"
-#include "render.h"
 #include "state.h"
 #include "sysctld.h"
 #include "takeover.h"
@@ -64,14 +63,7 @@ static int convert(const struct context *ctx, struct state *s)
 
 	if (!legacy)
 		return 0;
-	r = sysctld_parse_file(ctx->root, FRAGMENT_SYSCTL, false, &fragment, NULL);
-	if (r < 0 && r != -ENOENT)
-		log_warning(
-			"cannot read %s%s: %s; purge sets every key of a taken-over file "
-			"again",
-			ctx->root, FRAGMENT_SYSCTL, file_strerror(r));
-	if (r < 0)
-		assignments_free(&fragment);
+	takeover_fragment_keys(ctx->root, &fragment);
 	takeover_note_sets(ctx->root, s, &fragment);
 	assignments_free(&fragment);
 	r = journal_save_or_log(ctx, s);

@@ -64,6 +64,22 @@ static int keys_not_ours(const char *root, const char *file,
 	return 0;
 }
 
+/* The keys of the fragment on disk, for takeover_note_sets(); one that
+ * cannot be read sets none, and purge then sets every key of a taken-over
+ * file again, as a warning says. */
+void takeover_fragment_keys(const char *root, struct assignments *ret)
+{
+	int r = sysctld_parse_file(root, FRAGMENT_SYSCTL, false, ret, NULL);
+
+	if (r < 0 && r != -ENOENT)
+		log_warning(
+			"cannot read %s%s: %s; purge sets every key of a taken-over file "
+			"again",
+			root, FRAGMENT_SYSCTL, file_strerror(r));
+	if (r < 0)
+		assignments_free(ret);
+}
+
 /* The journal's "set" steps, made again from each saved file and the
  * fragment: purge sets, once a file is back, the keys it sets that the
  * fragment does not, since nothing set them while it was away. A copy that
@@ -304,16 +320,11 @@ static int move_aside(const struct context *ctx, struct found *f, struct state *
 	bool had_copy, had_step;
 	int dir_fd, r;
 
-	r = sysctld_parse_file(root, FRAGMENT_SYSCTL, false, &ours, NULL);
-	if (r < 0 && r != -ENOENT)
-		log_warning("cannot read %s%s: %s; purge sets every key of %s again",
-			    root, FRAGMENT_SYSCTL, file_strerror(r), TAKEOVER_PATH);
-	if (r < 0)
-		assignments_free(&ours);
 	*ret_what = "cannot create " TAKEOVER_DIR;
 	r = dirfd_open(root, TAKEOVER_DIR, true, &dir_fd);
 	if (r < 0)
 		return r;
+	takeover_fragment_keys(root, &ours);
 	dirfd_remove_temporaries(dir_fd, TAKEOVER_NAME);
 	/* And those of the takeover record of the versions before the journal. */
 	dirfd_remove_temporaries(dir_fd, "record");

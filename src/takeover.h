@@ -17,5 +17,6 @@
 
 struct assignments;
 struct state;
+void takeover_fragment_keys(const char *root, struct assignments *ret);
 void takeover_note_sets(const char *root, struct state *state,
 			const struct assignments *fragment);
