@@ -36,6 +36,9 @@
 #	VM_QEMU		"host" runs this machine's QEMU; by default, where
 #			it is older than 10, QEMU runs from a Debian 13 tree
 #			of its own in the cache (vm_qemu_tree)
+#	VM_TCG_THREAD	"multi" (default: a host thread per vCPU) or
+#			"single" (one host thread runs all the guest's
+#			vCPUs in turn): see vm_accel_args
 # VM_NIC, VM_DISK2, VM_GUESTFWD and VM_APPEND are read by each vm_boot, so
 # they can be given for one boot only: VM_NIC=1 vm_boot ...
 
@@ -438,10 +441,17 @@ vm_accel() {
 	fi
 }
 
+# Under software emulation a guest's vCPUs are host threads (thread=multi)
+# or take turns on one (thread=single). Alone on this 2-CPU machine, multi
+# is faster: the same boot, install and purge took 44 s against 54 s.
+# Two guests at once (tests/vm/run's lanes) are faster with single: 4 vCPU
+# threads on 2 CPUs wait on each other, and two such guests each took 91 s
+# against 64-69 s. tests/vm/run sets single when it runs lanes.
+
 vm_accel_args() {
 	case $VM_ACCEL in
 	kvm) echo "-accel kvm -cpu host" ;;
-	tcg) echo "-accel tcg,thread=multi -cpu max" ;;
+	tcg) echo "-accel tcg,thread=${VM_TCG_THREAD:-multi} -cpu max" ;;
 	*) vm_die "VM_ACCEL must be kvm or tcg, not '$VM_ACCEL'" ;;
 	esac
 }
@@ -467,7 +477,7 @@ vm_machine() {
 		;;
 	arm64)
 		# shellcheck disable=SC2054 # one QEMU argument with commas
-		machine=("$VM_QEMU_ARM64" -M virt -accel tcg,thread=multi -cpu "$VM_ARM64_CPU")
+		machine=("$VM_QEMU_ARM64" -M virt -accel "tcg,thread=${VM_TCG_THREAD:-multi}" -cpu "$VM_ARM64_CPU")
 		console=ttyAMA0
 		;;
 	*) vm_die "VM_ARCH must be amd64 or arm64, not '$VM_ARCH'" ;;
@@ -600,7 +610,7 @@ vm_monitor() {
 vm_saved_key() {
 	{
 		basename "$VM_IMAGE"
-		echo "cpus $1 mem $VM_MEM accel $VM_ACCEL"
+		echo "cpus $1 mem $VM_MEM accel $VM_ACCEL $(vm_accel_args)"
 		"$VM_QEMU_X86" --version | head -n 1
 		declare -f vm_qemu_args vm_machine vm_saved_port vm_saved_build
 		cat "$VM_LIBDIR"/saved/*
