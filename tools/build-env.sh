@@ -81,8 +81,15 @@ env_open() {
 	env=$cachedir/env-$key
 
 	mkdir -p "$cachedir"
+	# Builds share the environment (each under an overlay of its own, or a
+	# copy): they hold the lock shared, for as long as they run. Making
+	# the environment, or making it again, holds it alone, so it waits for
+	# the builds using the old one to end; then it is shared again.
 	exec 9>"$cachedir/lock"
-	flock 9
+	flock -s 9
+	if [ ! -d "$env" ] || [ -n "$(find "$env" -maxdepth 0 -mtime +$max_age_days)" ]; then
+		flock 9
+	fi
 
 	if [ -d "$env" ] && [ -n "$(find "$env" -maxdepth 0 -mtime +$max_age_days)" ]; then
 		say "build environment older than $max_age_days days, making it again"
@@ -97,15 +104,17 @@ env_open() {
 		make_env "$env.new" || { rm -rf "$env.new"; die "mmdebstrap failed"; }
 		mv "$env.new" "$env"
 		say "build environment ready in $(($(date +%s) - start)) s: $env"
+		# Trees with another recipe (other branches) use other
+		# environments: drop those unused for a week (a use touches
+		# used-KEY), while the lock is held alone.
+		find "$cachedir" -mindepth 1 -maxdepth 1 -name 'used-*' -mtime +7 | while read -r used; do
+			rm -rf "$cachedir/env-${used##*/used-}" "$used"
+		done
 	else
 		say "using the cached build environment $env"
 	fi
-	# Trees with another recipe (other branches) use other environments:
-	# drop those unused for a week (a use touches the folder).
+	flock -s 9
 	touch "$cachedir/used-$key"
-	find "$cachedir" -mindepth 1 -maxdepth 1 -name 'used-*' -mtime +7 | while read -r used; do
-		rm -rf "$cachedir/env-${used##*/used-}" "$used"
-	done
 
 	# The build's root is $work/root: an overlay of $work/upper on $env,
 	# mounted only inside in_env's own mount namespace, or, failing
