@@ -37,7 +37,7 @@ check:
 	@tests/check-all.sh "$(MAKE)" $(CHECK_GROUPS)
 
 check-deps:
-	tools/install-deps build check
+	tools/install-deps build check deb vm cross vm-arm64 publish
 
 check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables $(B)/dump-commands
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
