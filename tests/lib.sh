@@ -13,12 +13,27 @@ failed=0
 
 pass() {
 	passed=$((passed + 1))
-	echo "ok $((passed + failed)) - $1"
+	took
+	echo "ok $((passed + failed)) - $1$_took"
+}
+
+# took: with CHECK_UPTIME set (the VM guests set it to the uptime in whole
+# seconds), sets _took to " (N s)" where N, the seconds since the check
+# before, is 5 or more, so that a scenario's output shows where its time
+# goes; else to nothing.
+took() {
+	_took=
+	[ -n "${CHECK_UPTIME:-}" ] || return 0
+	read -r _now _ </proc/uptime
+	_now=${_now%.*}
+	[ $((_now - CHECK_UPTIME)) -lt 5 ] || _took=" ($((_now - CHECK_UPTIME)) s)"
+	CHECK_UPTIME=$_now
 }
 
 # fail NAME [LINE...]: a failed check, with LINEs saying why.
 fail() {
 	failed=$((failed + 1))
+	took
 	echo "not ok $((passed + failed)) - $1"
 	shift
 	for _line in "$@"; do
