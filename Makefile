@@ -1,7 +1,7 @@
 # wp-panel-nettune: build, test, package. The targets, one line each (make help):
 # make all                the helper, build/wp-panel-nettune (what plain make does)
 # make install            install it, its man page and its data into DESTDIR PREFIX
-# make check              every test group below in turn, then the seconds of each
+# make check              every test group below (check-vm beside the rest), then the seconds of each
 # make check-deps         install what building and testing need (tools/install-deps)
 # make check-unit         cmocka unit tests and the --root fixture tests (no root)
 # make check-sanitize     the same, built with AddressSanitizer and UBSan

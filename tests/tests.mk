@@ -32,7 +32,8 @@ $(B)/test-%: $(B)/tests/test-%.o $(B)/tests/helpers.o $(LIB_OBJ)
 CHECK_GROUPS = check-deps check-unit check-sanitize check-robust check-fuzz check-netns \
 	check-bench-report check-repro check-alerts check-vm
 
-# Each group in turn, then the seconds of each and of each VM scenario.
+# check-deps, then check-vm beside the other groups in turn (tests/check-all.sh),
+# then the seconds of each and of each VM scenario.
 check:
 	@tests/check-all.sh "$(MAKE)" $(CHECK_GROUPS)
 
