@@ -610,8 +610,14 @@ vm_monitor() {
 vm_saved_key() {
 	{
 		basename "$VM_IMAGE"
-		echo "cpus $1 mem $VM_MEM accel $VM_ACCEL $(vm_accel_args)"
-		"$VM_QEMU_X86" --version | head -n 1
+		echo "cpus $1 mem $VM_MEM arch $VM_ARCH"
+		if [ "$VM_ARCH" = amd64 ]; then
+			echo "accel $VM_ACCEL $(vm_accel_args)"
+			"$VM_QEMU_X86" --version | head -n 1
+		else
+			echo "tcg ${VM_TCG_THREAD:-multi} cpu $VM_ARM64_CPU"
+			"$VM_QEMU_ARM64" --version | head -n 1
+		fi
 		declare -f vm_qemu_args vm_machine vm_saved_port vm_saved_build
 		cat "$VM_LIBDIR"/saved/*
 	} | sha256sum | cut -c1-16
@@ -708,7 +714,7 @@ vm_saved() {
 # /host/run.sh and powers off. The console goes to LOG, the script's output
 # is printed. Returns the script's exit status, 124 on timeout (default
 # 600 s), 125 when the guest never wrote its status.
-# With VM_RESTORE=1 (amd64 only), DISK is replaced by a copy of the saved
+# With VM_RESTORE=1, DISK is replaced by a copy of the saved
 # machine's disk and that machine is restored rather than booted (see
 # vm_saved); where none can be saved or the restore fails before the
 # guest ran anything, DISK is a fresh copy of the image and boots.
@@ -729,7 +735,7 @@ vm_boot() {
 	fi
 
 	start=$(date +%s)
-	if [ "${VM_RESTORE:-0}" = 1 ] && [ "$VM_ARCH" = amd64 ] && vm_saved "$cpus"; then
+	if [ "${VM_RESTORE:-0}" = 1 ] && vm_saved "$cpus"; then
 		how=restored
 		cp --sparse=always "$VM_SAVED/disk.img" "$disk"
 		VM_RESTORE_FROM=$VM_SAVED vm_qemu "$disk" "$cpus" "$share" "$log" "$limit" || rc=$?
