@@ -27,14 +27,19 @@ snapshot() {
 		find . -type f -exec sha256sum {} + | LC_ALL=C sort -k2)
 }
 
-# fresh DIR: a copy of the captured Debian 13 tree, fragments installed.
+# The captured Debian 13 tree, fragments installed, made once; fresh DIR
+# copies it.
+template=$work/template
+cp -a "$here/fixtures/debian13-2cpu" "$template"
+mkdir -p "$template/var/lib" "$template/etc/sysctl.d" "$template/etc/modules-load.d"
+"$bin" --root "$template" render sysctl >"$template$fragment"
+"$bin" --root "$template" render modules >"$template$modules"
 fresh() {
 	rm -rf "$1"
-	cp -a "$here/fixtures/debian13-2cpu" "$1"
-	mkdir -p "$1/var/lib" "$1/etc/sysctl.d" "$1/etc/modules-load.d"
-	"$bin" --root "$1" render sysctl >"$1$fragment"
-	"$bin" --root "$1" render modules >"$1$modules"
+	cp -a "$template" "$1"
 }
+# What every fresh tree is: the state each revert below must give back.
+snapshot "$template" >"$work/fresh"
 
 # restored NAME TREE: revert, then the tree must be as in $work/before.
 restored() {
@@ -121,7 +126,7 @@ crash() {
 		n=1
 		while :; do
 			fresh "$t"
-			snapshot "$t" >"$work/before"
+			cp "$work/fresh" "$work/before"
 			$setup
 			rc=0
 			# shellcheck disable=SC2086 # the command's words
