@@ -605,12 +605,14 @@ vm_monitor() {
 		grep -av -e '^(qemu)' -e '^QEMU [0-9]'
 }
 
-# The cache key of a saved machine: its image, the vCPUs, the memory, the
-# QEMU and its command line, and what tests/vm/saved/ puts on the disk.
+# The cache key of a saved machine: its image, the vCPUs, the memory, a
+# NIC (VM_NIC=1), the QEMU and its command line, and what tests/vm/saved/
+# puts on the disk.
 vm_saved_key() {
 	{
 		basename "$VM_IMAGE"
 		echo "cpus $1 mem $VM_MEM arch $VM_ARCH"
+		[ "${VM_NIC:-0}" != 1 ] || echo "nic"
 		if [ "$VM_ARCH" = amd64 ]; then
 			echo "accel $VM_ACCEL $(vm_accel_args)"
 			"$VM_QEMU_X86" --version | head -n 1
@@ -684,7 +686,8 @@ vm_saved_build() {
 }
 
 # vm_saved CPUS: makes (once, cached beside the image) or finds the saved
-# machine of the image with CPUS vCPUs, and sets VM_SAVED to its folder.
+# machine of the image with CPUS vCPUs, and a NIC where VM_NIC=1, and sets
+# VM_SAVED to its folder.
 # Returns 1, VM_SAVED empty, where it cannot be made.
 vm_saved() {
 	local key dir
@@ -695,7 +698,7 @@ vm_saved() {
 	(
 		flock 9
 		if [ ! -f "$dir/state" ]; then
-			vm_log "saving a booted machine of $(basename "$VM_IMAGE"), $1 vCPUs (once; cached)"
+			vm_log "saving a booted machine of $(basename "$VM_IMAGE"), $1 vCPUs$([ "${VM_NIC:-0}" != 1 ] || echo ", a NIC") (once; cached)"
 			local start=$SECONDS
 			vm_saved_build "$dir" "$1" || exit 1
 			vm_log "saved in $((SECONDS - start)) s: $dir"

@@ -7,6 +7,7 @@
 #     live and status exits 0. The guest serves make-repo's repository
 #     over HTTP itself (it has no network).
 title="by name from the signed apt repository"
+wants=repos
 
 scenario() {
 	boot install "$(disk repo-by-name)" 2 <<'GUEST'

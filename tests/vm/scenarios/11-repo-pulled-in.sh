@@ -5,6 +5,7 @@
 #     unattended: wp-panel-nettune comes with it, marked automatic, with no
 #     prompt, and the profile is live.
 title="pulled in by the installer's package from the repository"
+wants=repos
 
 scenario() {
 	boot install "$(disk repo-pulled-in)" 2 <<'GUEST'

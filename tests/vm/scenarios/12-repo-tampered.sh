@@ -8,6 +8,7 @@
 #     genuine repository at the same URL: the update is clean and the
 #     candidate appears, so the refusals were the tampering's doing.
 title="tampered repository and another key refused"
+wants=repos
 
 scenario() {
 	boot tampered "$(disk repo-tampered)" 2 <<'GUEST'

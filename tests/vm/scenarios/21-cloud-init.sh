@@ -21,6 +21,7 @@
 #     setup does. The Debian mirror in the image's own sources is not
 #     reachable, and apt-get update only warns about it.
 title="cloud-init first boot: repository, preseed, install"
+wants=repos
 estimate=900
 
 SEED_ADDR=10.0.2.100

@@ -19,6 +19,7 @@
 #     (repo_serve), the image's own sources aside; cloud-init, in the image
 #     for scenario 21, stays off without a seed.
 title="Ansible playbook: twice, the second run changes nothing"
+wants=repos
 estimate=900
 
 scenario() {

@@ -19,6 +19,7 @@
 #       status exits 3, names the key MISSING and says dpkg-reconfigure
 #       takes the new fragment; after it, all is in effect.
 title="upgrade from 0.1.0: record carried over, new key live or said to wait"
+wants=repos
 estimate=720
 
 # The guest script: MODE=plain|edited|confold.

@@ -25,6 +25,7 @@
 #        is left in /etc/apt, the keyrings, apt's lists or /tmp.
 #     The installer's lines of each case are in this boot's output.
 title="WP Panel installer patch: package, fallbacks, rerun, purge"
+wants=repos
 estimate=480
 
 # The installer's install.sh the patch applies to, and its SHA-256.
