@@ -30,6 +30,7 @@ mkdir -m 700 "$GNUPGHOME"
 gpg --batch --passphrase '' --quick-gen-key 'robust test key' ed25519 sign never 2>/dev/null
 gpg --batch --armor --export-secret-keys >"$work/secret.asc"
 gpg --batch --export-secret-keys >"$work/secret.gpg"
+gpg --batch --enarmor <"$work/secret.gpg" >"$work/secret.enarmored"
 gpg --batch --armor --export >"$work/public.asc"
 unset GNUPGHOME
 check "a secret key was made" grep -q 'PRIVATE KEY BLOCK' "$work/secret.asc"
@@ -61,7 +62,8 @@ seal() { # seal DIR: the tarball and the .deb from DIR/src and DIR/pkg
 }
 scan() { # scan DIR: tools/repo-env scan; its exit status and first line
 	_rc=0
-	_said=$(timeout 120 sh "$top/tools/repo-env" scan "$1" 2>&1) || _rc=$?
+	mkdir -p "$work/tmp"
+	_said=$(TMPDIR=$work/tmp timeout 120 sh "$top/tools/repo-env" scan "$1" 2>&1) || _rc=$?
 	echo "exit $_rc: $(printf '%s\n' "$_said" | head -n 1)"
 }
 
@@ -99,6 +101,14 @@ gzip -9n <"$work/secret.asc" >"$r/pkg/usr/share/doc/x/notes.gz"
 seal "$r"
 check_eq "a secret key in a compressed file inside a .deb is found" \
 	"exit 1: make-repo: secret key material in $r/pool/x_1_all.deb:/data/usr/share/doc/x/notes.gz:/content" \
+	"$(scan "$r")"
+check_eq "the scan leaves nothing of what it unpacked" "" "$(ls -A "$work/tmp")"
+
+r=$(repo enarmored)
+cp "$work/secret.enarmored" "$r/pkg/usr/share/doc/x/key.txt"
+seal "$r"
+check_eq "a secret key under an armor of another name (gpg --enarmor) is found" \
+	"exit 1: make-repo: secret key material in $r/pool/x_1_all.deb:/data/usr/share/doc/x/key.txt" \
 	"$(scan "$r")"
 
 # --- make-repo in a scratch clone ----------------------------------------------
