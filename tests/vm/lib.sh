@@ -708,7 +708,7 @@ vm_saved() {
 		# week (a use touches the folder), as vm_image does with images.
 		find "$VM_IMAGE" -mindepth 1 -maxdepth 1 -name 'saved-*' ! -path "$dir" \
 			-mtime +7 -exec rm -rf {} +
-	) 9>"$VM_IMAGE/.saved-lock" || return 1
+	) 9>"$VM_IMAGE/.saved-$key.lock" || return 1
 	VM_SAVED=$dir
 }
 

@@ -3,14 +3,13 @@
 #     linux-image-arm64 and the base packages (tests/vm/lib.sh, VM_ARCH=arm64),
 #     booted under qemu-system-aarch64 -M virt with 2 emulated CPUs, one boot.
 #     The package (make deb ARCH=arm64) and the image are made, or found in
-#     their caches, in the background while the first scenarios run
-#     (wants=arm64; the image from nothing takes about 20 minutes).
+#     their caches, by the scenario itself: in its lane, while the other
+#     lanes run (the image from nothing takes about 20 minutes).
 #     Installed unattended and offline, the profile is live with bbr and fq,
 #     from the arm64 kernel's own modules tcp_bbr and sch_fq (its config says
 #     both are modules, as on amd64: checked first), status exits 0; then a
 #     purge puts every value and file back, as scenario 6 checks it.
 title="arm64: install, bbr + fq from the kernel's modules, purge as before"
-wants=arm64
 estimate=1800
 
 scenario() {
