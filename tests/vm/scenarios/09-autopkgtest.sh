@@ -15,8 +15,8 @@ scenario() {
 	local dir
 	dir=$(share autopkgtest)
 	# One tar file through the share, unpacked on the guest's own disk:
-	# autopkgtest copies the tree file by file, which over 9p took about
-	# half a minute.
+	# autopkgtest copies the tree file by file, and from the 9p share
+	# its unbuilt-tree step took 36 s (one run alone, 2026-12-04).
 	tracked_tree >"$dir/src.tar"
 	cp "$PKG_DEB" "$dir/$(basename "$PKG_DEB")"
 	boot autopkgtest "$(disk autopkgtest)" 2 1800 <<'GUEST'
