@@ -4,18 +4,23 @@
 # and powers off. Everything happens in this one boot:
 #
 #   1. record the machine and the stock Debian 13 values of every key;
-#   2. build three network namespaces, server - router - client, with netem
-#      on the router (the emulated Internet path), and an HTTPS server;
+#   2. build four network namespaces, server - router - client and a
+#      competing sender beside the server, with netem on the router (the
+#      emulated Internet path), and an HTTPS server;
 #   3. time `apt-get install` / `apt-get purge` of the package and
 #      `wp-panel-nettune apply`, and read back what the installed package
-#      applied: that becomes the profile "package"; the candidates are it
-#      plus one change each (/host/candidates); then split the two vCPUs:
-#      the server gets CPU 1 alone, the client, the router and everything
-#      else CPU 0;
-#   4. run the rounds: for each round, for each link, each profile applied
-#      to the server's namespace, then three loads from the client's
-#      namespace: keep-alive (wrk), new visitors (a new TCP and TLS
-#      connection per page), and the 2 MB download.
+#      applied: that becomes the profile "package" (and "placebo", the same
+#      values under a second name); the candidates are it plus one change
+#      each (/host/candidates); then split the two vCPUs: the server gets
+#      CPU 1 alone, the client, the router and everything else CPU 0;
+#   4. measure the cells of /host/plan in its order, one a line: "PASS
+#      ROUND LINK PROFILE" (bench/plan made it, shuffled, on the host): the
+#      profile applied to the server's namespace, then four loads from the
+#      client's namespace: keep-alive (wrk), new visitors (a new TCP and
+#      TLS connection per page, many pages from one curl process per
+#      stream), a reader (a page, an idle pause, the next page on the same
+#      connection) and the 2 MB download; on a link with competing flows,
+#      long cubic downloads from the other sender run beside them.
 #
 # It writes raw outputs only (wrk's and curl's text, CPU counters, read-back
 # settings, timings) under /host/out; bench/report turns them into CSV,
@@ -40,8 +45,10 @@ INSTALLER_CONF=/etc/sysctl.d/99-wp-panel.conf
 PKG_FRAGMENT=/etc/sysctl.d/60-wp-panel-nettune.conf
 SERVER_IP=10.0.1.1
 ROUTER_SRV_IP=10.0.1.254
+OTHER_IP=10.0.3.1     # the competing sender, beside the server
 URL_PAGE=https://$SERVER_IP:443/page.html   # explicit port: no /etc/services here
 URL_FILE=https://$SERVER_IP:443/file-2mb.bin
+URL_BULK=http://$OTHER_IP:80/bulk.bin        # what the competing flows fetch
 PAGE_BYTES=69632      # 68 KiB, a WordPress front page's HTML
 FILE_BYTES=2097152    # 2 MiB
 # The CPU split: the server alone on one vCPU, the rest on the other.
@@ -139,10 +146,11 @@ declare -A STOCK
 parse_conf /root/stock-sysctl.txt STOCK
 
 # ---------------------------------------------------------------------------
-# 2. The path: server (10.0.1.1) - router - client (10.0.2.1), veth pairs.
+# 2. The path: server (10.0.1.1) - router - client (10.0.2.1), veth pairs,
+# and the competing sender (10.0.3.1) on a third leg of the router.
 say "building the namespaces"
 modprobe -a veth sch_netem sch_fq sch_fq_codel tcp_bbr nf_tables || die "modprobe failed"
-for ns in srv rtr cli; do
+for ns in srv rtr cli oth; do
 	ip netns add "$ns"
 	in_ns "$ns" ip link set lo up
 	# No IPv6 chatter (router solicitations, MLD) through the emulated path.
@@ -156,11 +164,14 @@ for ns in srv cli; do
 done
 ip link add s-r netns srv type veth peer name r-s netns rtr
 ip link add c-r netns cli type veth peer name r-c netns rtr
+ip link add o-r netns oth type veth peer name r-o netns rtr
 in_ns srv ip addr add "$SERVER_IP/24" dev s-r
 in_ns rtr ip addr add "$ROUTER_SRV_IP/24" dev r-s
 in_ns rtr ip addr add 10.0.2.254/24 dev r-c
 in_ns cli ip addr add 10.0.2.1/24 dev c-r
-for pair in srv:s-r rtr:r-s rtr:r-c cli:c-r; do
+in_ns rtr ip addr add 10.0.3.254/24 dev r-o
+in_ns oth ip addr add "$OTHER_IP/24" dev o-r
+for pair in srv:s-r rtr:r-s rtr:r-c cli:c-r rtr:r-o oth:o-r; do
 	ns=${pair%%:*} dev=${pair#*:}
 	# veth hands whole 64 KB TSO/GSO super-packets to its peer: netem would
 	# then drop 45 packets at once for one "loss". Real paths lose single
@@ -180,6 +191,12 @@ for pair in srv:s-r rtr:r-s rtr:r-c cli:c-r; do
 		>>"$SET/offloads.txt"
 done
 in_ns cli ip route add default via 10.0.2.254
+in_ns oth ip route add default via 10.0.3.254
+# The competing flows are cubic, as most of the Internet's bulk senders,
+# whatever profile the server has; the other sender's namespace keeps the
+# stock values it was made with.
+in_ns oth sysctl -q -w net.ipv4.tcp_congestion_control=cubic ||
+	die "cubic for the competing sender"
 in_ns rtr sysctl -q -w net.ipv4.ip_forward=1
 # server_route [ATTRIBUTE...]: the server's default route, with the given
 # route attributes (initcwnd ...) or none.
@@ -221,43 +238,75 @@ sysctl -q -w net.ipv4.tcp_allowed_congestion_control="reno cubic bbr" ||
 # what the client sends (a ClientHello with a post-quantum key share spans
 # two segments) goes through: the server's profile is under test, not the
 # client's.
-declare -A LINK_RTT LINK_LOSS LINK_RATE LINK_MTU
-while read -r name rtt loss rate mtu _; do
+declare -A LINK_RTT LINK_LOSS LINK_RATE LINK_MTU LINK_BUFFER LINK_FLOWS
+while read -r name rtt loss rate mtu buffer flows _; do
 	case $name in '' | '#'*) continue ;; esac
 	LINK_RTT[$name]=$rtt LINK_LOSS[$name]=$loss LINK_RATE[$name]=$rate LINK_MTU[$name]=$mtu
+	LINK_BUFFER[$name]=$buffer LINK_FLOWS[$name]=$flows
 done </host/links
-for link in $LINKS; do
-	[ -n "${LINK_RTT[$link]:-}" ] || die "unknown link '$link'"
-done
+while read -r _ _ link _; do
+	[ -n "${LINK_RTT[$link]:-}" ] || die "the plan names a link not in bench/links: '$link'"
+done </host/plan
+# netem_loss SPEC: netem's loss arguments for bench/links' loss column: a
+# percentage (independent losses), or ge:P/R/H/K, the Gilbert-Elliott model
+# (netem's "loss gemodel p r 1-h 1-k", all percentages): bursts of loss, as
+# a congested or a radio path has them.
+netem_loss() {
+	local p r h k
+	case $1 in
+	ge:*/*/*/*)
+		IFS=/ read -r p r h k <<<"${1#ge:}"
+		echo "loss gemodel ${p}% ${r}% ${h}% ${k}%"
+		;;
+	*) echo "loss ${1}%" ;;
+	esac
+}
 set_link() {
 	local rtt=${LINK_RTT[$1]} loss=${LINK_LOSS[$1]} rate=${LINK_RATE[$1]} mtu=${LINK_MTU[$1]}
-	local ow bits_per_pkt line bdp limit
+	local buffer=${LINK_BUFFER[$1]} ow bits_per_pkt line bdp limit
 	ow=$((rtt / 2))
 	bits_per_pkt=$((1514 * 8))
 	line=$((rate * 1000 * ow / bits_per_pkt)) # rate in bit/ms x ms
 	bdp=$((rate * 1000 * rtt / bits_per_pkt))
-	limit=$((line + bdp))
-	in_ns rtr tc qdisc replace dev r-c root netem delay "${ow}ms" loss "${loss}%" \
+	# The bottleneck buffer: BUFFER bandwidth-delay products (awk: it
+	# may be a fraction), at least 4 packets.
+	limit=$((line + $(awk -v b="$bdp" -v f="$buffer" 'BEGIN { n = int(b * f + 0.5); print n < 4 ? 4 : n }')))
+	# shellcheck disable=SC2046 # netem's words
+	in_ns rtr tc qdisc replace dev r-c root netem delay "${ow}ms" $(netem_loss "$loss") \
 		rate "${rate}mbit" limit "$limit" || die "netem on r-c"
 	in_ns rtr tc qdisc replace dev r-s root netem delay "${ow}ms" limit 1000 ||
 		die "netem on r-s"
+	in_ns rtr tc qdisc replace dev r-o root netem delay "${ow}ms" limit 1000 ||
+		die "netem on r-o"
 	in_ns rtr ip route replace 10.0.2.0/24 dev r-c proto kernel scope link src 10.0.2.254 \
 		mtu "$mtu" || die "mtu $mtu on the route to the client"
+	# The router's table: what it forwards toward the client, counted by
+	# sender (the server's share against the competing flows), and, below
+	# an MTU of 1500, its "fragmentation needed" dropped.
 	in_ns rtr nft delete table inet bench 2>/dev/null
-	if [ "$mtu" -lt 1500 ]; then
-		in_ns rtr nft -f - <<-'EOF' || die "nft on the router"
-			table inet bench {
-				chain output {
-					type filter hook output priority 0;
-					icmp type destination-unreachable icmp code frag-needed counter drop
-				}
-			}
-		EOF
-	fi
 	{
-		echo "# link $1: RTT ${rtt} ms, loss ${loss}% and ${rate} Mbit/s toward the client, MTU $mtu"
+		echo "table inet bench {"
+		echo "	counter srv { }"
+		echo "	counter other { }"
+		echo "	chain forward {"
+		echo "		type filter hook forward priority 0;"
+		echo "		oifname \"r-c\" ip saddr $SERVER_IP counter name srv"
+		echo "		oifname \"r-c\" ip saddr $OTHER_IP counter name other"
+		echo "	}"
+		if [ "$mtu" -lt 1500 ]; then
+			echo "	chain output {"
+			echo "		type filter hook output priority 0;"
+			echo "		icmp type destination-unreachable icmp code frag-needed counter drop"
+			echo "	}"
+		fi
+		echo "}"
+	} | in_ns rtr nft -f - || die "nft on the router"
+	{
+		echo "# link $1: RTT ${rtt} ms, loss $loss and ${rate} Mbit/s toward the client, MTU $mtu," \
+			"bottleneck buffer $buffer BDP, ${LINK_FLOWS[$1]} competing flow(s)"
 		echo "router r-c (toward the client): $(in_ns rtr tc qdisc show dev r-c)"
 		echo "router r-s (toward the server): $(in_ns rtr tc qdisc show dev r-s)"
+		echo "router r-o (toward the other sender): $(in_ns rtr tc qdisc show dev r-o)"
 		echo "router route toward the client: $(in_ns rtr ip route show 10.0.2.0/24)"
 		echo "client c-r mtu: $(in_ns cli cat /sys/class/net/c-r/mtu)"
 	} >"$SET/link-$1.txt"
@@ -296,6 +345,10 @@ page_tail=$'\n</body></html>\n'
 } >"$DOCROOT/page.html"
 [ "$(stat -c %s "$DOCROOT/page.html")" = "$PAGE_BYTES" ] || die "page.html is not $PAGE_BYTES bytes"
 head -c "$FILE_BYTES" /dev/urandom >"$DOCROOT/file-2mb.bin"
+# What the competing flows download: more than any cell can carry (4 GiB
+# at 20 Mbit/s is half an hour), sparse, so it costs no disk.
+mkdir -p /srv/bulk
+truncate -s 4G /srv/bulk/bulk.bin
 
 cat >"$NGINX_CONF" <<EOF
 # nginx for the benchmark, in the server's network namespace, on one CPU
@@ -322,6 +375,25 @@ http {
 	}
 }
 EOF
+# The competing sender: another nginx, plain HTTP, in its own namespace on
+# the client's CPU (everything there is), started once: its flows are the
+# same under every profile.
+cat >/etc/nginx/bench-other.conf <<EOF
+worker_processes 1;
+pid /run/nginx-bench-other.pid;
+error_log /var/log/nginx/bench-other-error.log;
+events { worker_connections 64; }
+http {
+	sendfile on;
+	access_log off;
+	server {
+		listen $OTHER_IP:80;
+		root /srv/bulk;
+	}
+}
+EOF
+in_ns oth nginx -c /etc/nginx/bench-other.conf || die "the competing sender's nginx does not start"
+
 nginx_restart() {
 	local i
 	if [ -f "$NGINX_PID" ]; then
@@ -440,7 +512,6 @@ printf '%x\n' $((1 << CLIENT_CPU)) >/sys/devices/virtual/workqueue/cpumask 2>/de
 # later line wins), and maybe a route attribute.
 cp /host/installer-profile.conf "$PROF/installer.conf"
 CANDIDATES=
-MEASURE_ONLY=
 name=
 while IFS= read -r line; do
 	case $line in
@@ -449,7 +520,6 @@ while IFS= read -r line; do
 		name=${line#[}
 		name=${name%%[] ]*}
 		CANDIDATES="$CANDIDATES $name"
-		case ${line%%]*} in *" measure-only") MEASURE_ONLY="$MEASURE_ONLY $name" ;; esac
 		cp "$PROF/package.conf" "$PROF/$name.conf"
 		echo "# candidate $name: the package's profile, then:" >>"$PROF/$name.conf"
 		;;
@@ -457,6 +527,7 @@ while IFS= read -r line; do
 	*) echo "$line" >>"$PROF/$name.conf" ;;
 	esac
 done </host/candidates
+PROFILES=$(awk '{ print $4 }' /host/plan | sort -u)
 for p in $PROFILES; do
 	case " stock installer package $CANDIDATES " in
 	*" $p "*) ;;
@@ -579,16 +650,18 @@ apply_profile() {
 }
 
 # ---------------------------------------------------------------------------
-# 4. The rounds.
+# 4. The cells of the plan.
 
-# cpu_mark LABEL FILE [netem]: one line of counters: seconds since boot,
+# cpu_mark LABEL FILE [cell]: one line of counters: seconds since boot,
 # busy and total clock ticks of the server's and the client's CPU (busy:
 # user, nice, system, irq, softirq, steal), the CPU ticks nginx's processes
-# used (utime + stime of the master and its worker), and with "netem"
-# netem's counters toward the client. Plain bash but for tc, on the
-# client's CPU: taking the mark costs the server's CPU nothing.
+# used (utime + stime of the master and its worker), and with "cell"
+# netem's counters toward the client and the bytes the router forwarded
+# toward the client from the server and from the competing sender. Plain
+# bash but for tc and nft, on the client's CPU: taking the mark costs the
+# server's CPU nothing.
 cpu_mark() {
-	local name u n s idle io irq sirq steal up _ srv=0 srvt=0 cli=0 clit=0 ng=0 pid f
+	local name u n s idle io irq sirq steal up _ srv=0 srvt=0 cli=0 clit=0 ng=0 pid f extra=
 	while read -r name u n s idle io irq sirq steal _; do
 		case $name in
 		"cpu$SERVER_CPU")
@@ -608,10 +681,13 @@ cpu_mark() {
 		done
 	fi
 	read -r up _ </proc/uptime
-	echo "$1 up=$up srv_busy=$srv srv_total=$srvt cli_busy=$cli cli_total=$clit nginx=$ng" \
-		"$([ "${3:-}" != netem ] || in_ns rtr tc -s qdisc show dev r-c |
-			sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt (dropped \([0-9]*\),.*/netem_sent=\1 netem_dropped=\2/p' | head -n 1)" \
-		>>"$2"
+	if [ "${3:-}" = cell ]; then
+		extra="$(in_ns rtr tc -s qdisc show dev r-c |
+			sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt (dropped \([0-9]*\),.*/netem_sent=\1 netem_dropped=\2/p' |
+			head -n 1) $(in_ns rtr nft list counters table inet bench |
+			awk '$1 == "counter" { c = $2 } /bytes/ { for (i = 1; i < NF; i++) if ($i == "bytes") printf "%s_bytes=%s ", c, $(i + 1) }')"
+	fi
+	echo "$1 up=$up srv_busy=$srv srv_total=$srvt cli_busy=$cli cli_total=$clit nginx=$ng $extra" >>"$2"
 }
 
 # forget_paths: the TCP metrics cache remembers ssthresh and RTT per peer;
@@ -623,93 +699,142 @@ forget_paths() {
 	return 0
 }
 
-# visit_stream STREAM END OUT CA URL TIMEOUT: one visitor after another,
-# the first at once and the next ones until END (epoch seconds), each a new
-# curl process: a new TCP connection, a full TLS 1.3 handshake (a new
-# process has no session to resume), one page, then the connection closes.
-# One line per visit; curl's own errors go to OUT.err, after a line saying
-# when the stream started. Runs in the client's namespace, in a bash of its
-# own.
-# shellcheck disable=SC2317 # called there, through export -f
-visit_stream() {
-	local s=$1 end=$2 out=$3 ca=$4 url=$5 timeout=$6 i=0
-	echo "stream $s started at $EPOCHSECONDS, ends at $end" >>"$out.err"
-	while [ "$i" = 0 ] || [ "$EPOCHSECONDS" -lt "$end" ]; do
-		i=$((i + 1))
-		curl -sS -o /dev/null --cacert "$ca" --tlsv1.3 --no-sessionid --max-time "$timeout" \
-			-w "visit stream=$s n=$i http=%{http_code} size=%{size_download} tcp=%{time_connect} tls=%{time_appconnect} ttfb=%{time_starttransfer} total=%{time_total}" \
-			"$url" 2>>"$out.err"
-		echo " exit=$?"
-	done >>"$out"
+# curl_page WHAT [CURL ARG...]: curl in the client's namespace over HTTPS
+# with the run's CA, one -w line per page as "WHAT n=..." with curl's own
+# times (cumulative from the start of that page: connect, TLS handshake
+# done, first byte, last byte), the connections it opened for that page
+# and its exit code for that page.
+curl_page() {
+	local what=$1
+	shift
+	in_ns cli curl -sS --cacert "$TLS/ca.pem" --tlsv1.3 --no-sessionid \
+		-w "$what n=%{urlnum} http=%{http_code} size=%{size_download} connects=%{num_connects} tcp=%{time_connect} tls=%{time_appconnect} ttfb=%{time_starttransfer} total=%{time_total} exit=%{exitcode}\n" \
+		"$@"
 }
-export -f visit_stream
 
-# run_cell ROUND LINK PROFILE: the three loads. The cell's files are
+# pages URL N: the arguments for N pages in one curl, one a line:
+# "-o", "/dev/null", "URL?n=I".
+pages() {
+	local i
+	for i in $(seq 1 "$2"); do printf -- '-o\n/dev/null\n%s?n=%s\n' "$1" "$i"; done
+}
+
+# compete_start LINK / compete_stop: the link's competing flows, long
+# downloads from the other sender to the client (cubic), started before the
+# loads and ended after them.
+COMPETE_PIDS=
+compete_start() {
+	local i
+	COMPETE_PIDS=
+	for i in $(seq 1 "${LINK_FLOWS[$1]}"); do
+		# ip netns exec, not in_ns: ip execs curl, so $! is curl's own
+		# process and the kill below reaches it.
+		ip netns exec cli curl -s -o /dev/null --max-time 600 "$URL_BULK" 2>>"$RAW/$tag-compete.txt" &
+		COMPETE_PIDS="$COMPETE_PIDS $!"
+	done
+	# Long enough for cubic to fill the path (slow start over a few
+	# round trips) before the loads start.
+	[ -z "$COMPETE_PIDS" ] || sleep "$COMPETE_WARMUP"
+}
+compete_stop() {
+	[ -n "$COMPETE_PIDS" ] || return 0
+	echo "flows $COMPETE_PIDS stopped at the end of the cell" >>"$RAW/$tag-compete.txt"
+	# shellcheck disable=SC2086 # a word list
+	kill $COMPETE_PIDS 2>/dev/null
+	# shellcheck disable=SC2086
+	wait $COMPETE_PIDS 2>/dev/null
+	COMPETE_PIDS=
+}
+
+# run_cell PASS ROUND LINK PROFILE: the four loads. The cell's files are
 # written to a tmpfs and moved to the share when it is over: a write to the
 # 9p share during a load would cost interrupts the kernel keeps on the
 # server's CPU (settings/cpu-split.txt).
 CELL_DIR=/run/bench-cell
 mkdir -p "$CELL_DIR"
 run_cell() {
-	local tag="r$1-$2-$3" i end cpu RAW=$CELL_DIR
+	local tag="$1$2-$3-$4" i cpu RAW=$CELL_DIR ss wrk_s=$WRK_DURATION
+	# Behind a PMTU black hole the first connections stall until MTU
+	# probing acts (about 5 s): wrk gets 10 s there, or it would measure
+	# only the stall.
+	[ "${LINK_MTU[$3]}" -ge 1500 ] || [ "$wrk_s" -ge 10 ] || wrk_s=10
 	cpu=$RAW/$tag-cpu.txt
 	: >"$cpu"
 	forget_paths
-	sleep 1
-	cpu_mark cell_start "$cpu" netem
+	compete_start "$3"
+	cpu_mark cell_start "$cpu" cell
 
 	# Keep-alive: wrk's ten connections, opened once, reused for every
 	# request. Halfway through, the server's sockets as the kernel sees
-	# them: which congestion control, pacing rate, retransmissions. A
-	# measure-only candidate (a first-flight setting) skips it.
-	case " $MEASURE_ONLY " in
-	*" $3 "*) ;;
-	*)
-		(
-			sleep $((WRK_DURATION / 2))
-			{
-				in_ns srv ss -tin state established '( sport = :443 )'
-				echo "# nginx's threads: the CPU each last ran on (psr), CPU time"
-				ps -L -C nginx -o pid,tid,psr,time,comm
-			} >"$RAW/$tag-ss.txt" 2>&1
-		) &
-		cpu_mark keepalive_start "$cpu"
-		in_ns cli wrk -t2 -c10 -d"${WRK_DURATION}s" --timeout "${WRK_TIMEOUT}s" --latency \
-			"$URL_PAGE" >"$RAW/$tag-wrk.txt" 2>&1
-		cpu_mark keepalive_end "$cpu"
-		wait
-		;;
-	esac
+	# them: which congestion control, pacing rate, retransmissions.
+	(
+		sleep $((wrk_s / 2))
+		{
+			in_ns srv ss -tin state established '( sport = :443 )'
+			echo "# nginx's threads: the CPU each last ran on (psr), CPU time"
+			ps -L -C nginx -o pid,tid,psr,time,comm
+		} >"$RAW/$tag-ss.txt" 2>&1
+	) &
+	ss=$!
+	cpu_mark keepalive_start "$cpu"
+	in_ns cli wrk -t1 -c10 -d"${wrk_s}s" --timeout "${WRK_TIMEOUT}s" --latency \
+		"$URL_PAGE" >"$RAW/$tag-wrk.txt" 2>&1
+	cpu_mark keepalive_end "$cpu"
+	wait "$ss"
 
-	# New visitors: VISITORS streams side by side, each a new connection
-	# per page; each stream's first visit at once, more until
-	# VISIT_DURATION is up; the last ones finish.
-	: >"$RAW/$tag-visits.txt"
-	end=$((EPOCHSECONDS + VISIT_DURATION))
+	# New visitors: VISITORS streams side by side, each one curl process
+	# fetching the page VISITS times, one after the other, each over a new
+	# TCP connection (Connection: close) with a full TLS 1.3 handshake (no
+	# session kept: --no-sessionid). One process per stream: its start
+	# (the dynamic linker, OpenSSL's initialisation) is paid once, not per
+	# visit, so a visit's time is the network's and the handshake's.
 	cpu_mark visitor_start "$cpu"
+	local streams=
 	for i in $(seq 1 "$VISITORS"); do
-		in_ns cli bash -c 'visit_stream "$@"' visit_stream "$i" "$end" \
-			"$RAW/$tag-visits-$i.txt" "$TLS/ca.pem" "$URL_PAGE" "$VISIT_TIMEOUT" &
+		(
+			IFS=$'\n'
+			# shellcheck disable=SC2046 # one argument a line
+			curl_page "visit stream=$i" -H 'Connection: close' --max-time "$VISIT_TIMEOUT" \
+				$(pages "$URL_PAGE" "$VISITS") >"$RAW/$tag-visits-$i.txt" 2>"$RAW/$tag-visits-$i.err"
+		) &
+		streams="$streams $!"
 	done
-	wait
+	# shellcheck disable=SC2086 # a word list
+	wait $streams
 	cpu_mark visitor_end "$cpu"
 	for i in $(seq 1 "$VISITORS"); do
 		cat "$RAW/$tag-visits-$i.txt" >>"$RAW/$tag-visits.txt"
-		cat "$RAW/$tag-visits-$i.txt.err" >>"$RAW/$tag-visits.err" 2>/dev/null
-		rm -f "$RAW/$tag-visits-$i.txt" "$RAW/$tag-visits-$i.txt.err"
+		cat "$RAW/$tag-visits-$i.err" >>"$RAW/$tag-visits.err"
+		rm -f "$RAW/$tag-visits-$i.txt" "$RAW/$tag-visits-$i.err"
 	done
+
+	# A reader: the page, a pause while the connection stays open (the
+	# next page starts READER_SPACING seconds after the first did: longer
+	# than the RTO once the first has arrived), the next page on the same
+	# connection. What tcp_slow_start_after_idle decides: whether that
+	# second page starts from the window the first left or from the
+	# initial one.
+	echo "spacing=$READER_SPACING" >"$RAW/$tag-reader.txt"
+	cpu_mark reader_start "$cpu"
+	(
+		IFS=$'\n'
+		# shellcheck disable=SC2046 # one argument a line
+		curl_page read --rate "$((60 / READER_SPACING))/m" --max-time "$VISIT_TIMEOUT" \
+			$(pages "$URL_PAGE" 2) >>"$RAW/$tag-reader.txt" 2>"$RAW/$tag-reader.err"
+	)
+	cpu_mark reader_end "$cpu"
 
 	# The 2 MB download, a new connection each time.
 	: >"$RAW/$tag-fetch.txt"
 	for i in $(seq 1 "$FETCHES"); do
 		cpu_mark "fetch_start n=$i" "$cpu"
 		in_ns cli curl -sS -o /dev/null --cacert "$TLS/ca.pem" --tlsv1.3 --max-time "$FETCH_TIMEOUT" \
-			-w "fetch=$i http=%{http_code} size=%{size_download} time=%{time_total} tcp=%{time_connect} tls=%{time_appconnect} speed=%{speed_download}" \
+			-w "fetch=$i http=%{http_code} size=%{size_download} time=%{time_total} tcp=%{time_connect} tls=%{time_appconnect} speed=%{speed_download} exit=%{exitcode}\n" \
 			"$URL_FILE" >>"$RAW/$tag-fetch.txt" 2>>"$RAW/$tag-fetch.err"
-		echo " exit=$?" >>"$RAW/$tag-fetch.txt"
 		cpu_mark "fetch_end n=$i" "$cpu"
 	done
-	cpu_mark cell_end "$cpu" netem
+	cpu_mark cell_end "$cpu" cell
+	compete_stop
 	# The CPU counters last: their file on the share marks the cell done.
 	for i in "$CELL_DIR/$tag"-*; do
 		[ "$i" = "$cpu" ] || mv "$i" "$OUT/raw/" || die "cannot move $i to $OUT/raw"
@@ -717,43 +842,47 @@ run_cell() {
 	mv "$cpu" "$OUT/raw/" || die "cannot move the cell's files to $OUT/raw"
 	RAW=$OUT/raw
 	say "$tag: keep-alive $(sed -n 's/^Requests\/sec: *//p' "$RAW/$tag-wrk.txt" 2>/dev/null) req/s," \
-		"$(grep -c 'http=200 size=69632 .* exit=0' "$RAW/$tag-visits.txt")/$(grep -c '^visit' "$RAW/$tag-visits.txt") visits," \
+		"$(grep -c 'http=200 size=69632 .* exit=0' "$RAW/$tag-visits.txt")/$((VISITORS * VISITS)) visits," \
+		"reader $(grep -c 'http=200 size=69632 .* exit=0' "$RAW/$tag-reader.txt")/2," \
 		"$(grep -c 'http=200 size=2097152 .* exit=0' "$RAW/$tag-fetch.txt")/$FETCHES downloads complete"
 }
 
-say "rounds: $ROUNDS x links ($LINKS) x profiles ($PROFILES):" \
-	"wrk ${WRK_DURATION}s, visitors ${VISITORS} x ${VISIT_DURATION}s, $FETCHES downloads"
-for round in $(seq 1 "$ROUNDS"); do
-	for link in $LINKS; do
-		set_link "$link"
-		for p in $PROFILES; do
-			# A cell finished by an earlier boot (bench/run boots again
-			# when the guest dies) is kept; a half-done one is redone.
-			if [ -e "$RAW/r$round-$link-$p-cpu.txt" ]; then
-				say "r$round-$link-$p: done by an earlier boot, kept"
-				continue
-			fi
-			rm -f "$RAW/r$round-$link-$p"-*
-			apply_profile "$p"
-			run_cell "$round" "$link" "$p"
-			# A test of that restart: CRASH_AFTER cells into the first
-			# boot, the kernel is made to panic.
-			if [ "$CRASH_AFTER" -gt 0 ] && [ ! -e "$OUT/crashed" ] &&
-				[ "$(find "$RAW" -name 'r*-cpu.txt' | wc -l)" -ge "$CRASH_AFTER" ]; then
-				say "crashing the kernel on purpose (BENCH_CRASH_AFTER=$CRASH_AFTER)"
-				: >"$OUT/crashed"
-				sync
-				echo c >/proc/sysrq-trigger
-			fi
-		done
-		if [ "${LINK_MTU[$link]}" -lt 1500 ]; then
-			echo "round $round: $(in_ns rtr nft list chain inet bench output | grep -o 'packets [0-9]*') ICMP frag-needed dropped" \
-				>>"$SET/link-$link.txt"
+say "the plan: $(wc -l </host/plan) cells; per cell wrk ${WRK_DURATION}s," \
+	"$VISITORS x $VISITS visits, a reader (${READER_SPACING}s apart), $FETCHES download(s)"
+cp /host/plan "$SET/plan.txt"
+current_link=
+while read -r pass round link p; do
+	# A cell finished by an earlier boot (bench/run boots again when the
+	# guest dies) is kept; a half-done one is redone.
+	tag="$pass$round-$link-$p"
+	if [ -e "$RAW/$tag-cpu.txt" ]; then
+		say "$tag: done by an earlier boot, kept"
+		continue
+	fi
+	rm -f "$RAW/$tag"-*
+	if [ "$link" != "$current_link" ]; then
+		if [ -n "$current_link" ] && [ "${LINK_MTU[$current_link]}" -lt 1500 ]; then
+			echo "until $tag: $(in_ns rtr nft list chain inet bench output | grep -o 'packets [0-9]*') ICMP frag-needed dropped" \
+				>>"$SET/link-$current_link.txt"
 		fi
-	done
-done
+		set_link "$link"
+		current_link=$link
+	fi
+	apply_profile "$p"
+	run_cell "$pass" "$round" "$link" "$p"
+	# A test of that restart: CRASH_AFTER cells into the first boot, the
+	# kernel is made to panic.
+	if [ "$CRASH_AFTER" -gt 0 ] && [ ! -e "$OUT/crashed" ] &&
+		[ "$(find "$RAW" -name '*-cpu.txt' | wc -l)" -ge "$CRASH_AFTER" ]; then
+		say "crashing the kernel on purpose (BENCH_CRASH_AFTER=$CRASH_AFTER)"
+		: >"$OUT/crashed"
+		sync
+		echo c >/proc/sysrq-trigger
+	fi
+done </host/plan
 
 in_ns srv nginx -c "$NGINX_CONF" -s stop 2>/dev/null
+in_ns oth nginx -c /etc/nginx/bench-other.conf -s stop 2>/dev/null
 cp /var/log/nginx/bench-error.log "$RAW/nginx-error.log" 2>/dev/null
 say "done"
 exit 0
