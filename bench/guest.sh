@@ -808,18 +808,25 @@ run_cell() {
 		rm -f "$RAW/$tag-visits-$i.txt" "$RAW/$tag-visits-$i.err"
 	done
 
-	# A reader: the page, a pause while the connection stays open (the
-	# next page starts READER_SPACING seconds after the first did: longer
-	# than the RTO once the first has arrived), the next page on the same
-	# connection. What tcp_slow_start_after_idle decides: whether that
-	# second page starts from the window the first left or from the
-	# initial one.
-	echo "spacing=$READER_SPACING" >"$RAW/$tag-reader.txt"
+	# A reader: the page, a pause while the connection stays open, the
+	# next page on the same connection. What tcp_slow_start_after_idle
+	# decides: whether that second page starts from the window the first
+	# left or from the initial one. The pages start "spacing" seconds
+	# apart: the smallest divisor of a minute (curl's --rate counts per
+	# minute) that leaves READER_IDLE seconds after a first page of six
+	# round trips, well above the RTO of these paths (about the RTT and
+	# four times its variation, 1 s at the most here).
+	local spacing
+	spacing=$(awk -v rtt="${LINK_RTT[$3]}" -v idle="$READER_IDLE" 'BEGIN {
+		n = split("1 2 3 4 5 6 10 12 15 20 30 60", d, " ")
+		for (i = 1; i < n && d[i] < 6 * rtt / 1000 + idle; i++);
+		print d[i] }')
+	echo "spacing=$spacing" >"$RAW/$tag-reader.txt"
 	cpu_mark reader_start "$cpu"
 	(
 		IFS=$'\n'
 		# shellcheck disable=SC2046 # one argument a line
-		curl_page read --rate "$((60 / READER_SPACING))/m" --max-time "$VISIT_TIMEOUT" \
+		curl_page read --rate "$((60 / spacing))/m" --max-time "$VISIT_TIMEOUT" \
 			$(pages "$URL_PAGE" 2) >>"$RAW/$tag-reader.txt" 2>"$RAW/$tag-reader.err"
 	)
 	cpu_mark reader_end "$cpu"
@@ -848,7 +855,7 @@ run_cell() {
 }
 
 say "the plan: $(wc -l </host/plan) cells; per cell wrk ${WRK_DURATION}s," \
-	"$VISITORS x $VISITS visits, a reader (${READER_SPACING}s apart), $FETCHES download(s)"
+	"$VISITORS x $VISITS visits, a reader (${READER_IDLE}s idle), $FETCHES download(s)"
 cp /host/plan "$SET/plan.txt"
 current_link=
 while read -r pass round link p; do
