@@ -1,4 +1,5 @@
-"""A decision rule stated before a run: the exact paired sign-flip test.
+"""The exact paired sign-flip test, the statistics of the decision rule
+(bench/reportlib/rule.py applies it to a run).
 
 For a run design of n rounds where each round measures the candidate and
 the reference side by side (paired within the round), one figure gives n
@@ -7,24 +8,33 @@ each round's ratio is as likely to fall on either side of 1: every one of
 the 2^n ways of flipping the signs of the log ratios is as likely as the one
 observed. The one-sided p-value is the share of those flips whose mean is at
 least as good for the candidate as the observed mean, counted exactly (all
-2^n enumerated; n up to MAX_ROUNDS). No normal approximation, no
-assumption on the spread: what a handful of rounds can support.
+2^n, n up to MAX_ROUNDS, counted by halves: the sums of each half's flips,
+one half sorted). No normal approximation, no assumption on the spread:
+what a handful of rounds can support.
 
-The rule (RULE): a candidate passes on a figure if p <= 0.05 and the
-geometric mean ratio is at least 3% better (at most 0.97 where lower is
-better, at least 1.03 where higher is). The smallest p that n rounds can
-give is 1/2^n: with 3 or 4 rounds (1/8, 1/16) nothing can pass, with 5
-(1/32) only a candidate better in every round.
+The smallest p that n rounds can give is 1/2^n: with 3 or 4 rounds (1/8,
+1/16) nothing can pass at 0.05, with 5 (1/32) only a candidate better in
+every round.
 
-Not yet used by the report's verdicts (figures.decide): that needs the new
-run design, with the rounds paired and the rule stated before the run.
+Besides the test: the interval of the ratio its inversion gives, and the
+share of sign flips of noise draws on which a rule passes (its false-pass
+rate and power).
 """
 
+import bisect
+import itertools
 import math
+import random
 
 ALPHA = 0.05
 MIN_GAIN = 0.03
-MAX_ROUNDS = 16  # 65536 flips
+MAX_ROUNDS = 24  # 16.8 million flips, counted as two halves of 4096
+# Means of log ratios that agree within this count as equal, so that the
+# rounding of a value never decides a comparison.
+TIE = 1e-9
+# Power: beyond this many rounds, a seeded sample of 2^POWER_EXACT flips
+# instead of all of them (each flip is a test of 2^n flips itself).
+POWER_EXACT = 12
 RULE = ("pass if the exact paired sign-flip p-value is at most %g and the geometric mean ratio is at least "
         "%g%% better" % (ALPHA, 100 * MIN_GAIN))
 
@@ -65,15 +75,110 @@ def sign_flip_p(logs, better="lo"):
     tol = 1e-9 * sum(abs(x) for x in d)
     if n == 0 or tol == 0:
         return 1.0
+    return count_at_least(d, observed - tol) / 2 ** n
+
+
+def flip_sums(d):
+    """The sums of D under all 2^len(D) sign flips."""
     sums = [0.0]
     for x in d:
         sums = [s + x for s in sums] + [s - x for s in sums]
-    return sum(1 for s in sums if s >= observed - tol) / len(sums)
+    return sums
+
+
+def count_at_least(d, target):
+    """How many of the 2^n sign flips of D sum to TARGET or more: the flips
+    of each half summed apart, and for each sum of the first half the sums
+    of the second (sorted) that reach TARGET with it counted by bisection."""
+    h = len(d) // 2
+    first, second = flip_sums(d[:h]), sorted(flip_sums(d[h:]))
+    return sum(len(second) - bisect.bisect_left(second, target - a) for a in first)
 
 
 def geo_mean_ratio(logs):
     """The geometric mean of the ratios candidate / reference."""
     return math.exp(sum(logs) / len(logs)) if logs else 1.0
+
+
+def better_by(logs, better, min_gain=MIN_GAIN):
+    """The geometric mean ratio at least MIN_GAIN better: at most 1 - gain
+    where lower is better, at least 1 + gain where higher is (within TIE)."""
+    mean = sum(logs) / len(logs) if logs else 0.0
+    if better == "lo":
+        return mean <= math.log(1 - min_gain) + TIE
+    return mean >= math.log(1 + min_gain) - TIE
+
+
+def worse_by(logs, better, min_gain=MIN_GAIN):
+    """The geometric mean ratio at least MIN_GAIN worse: at least 1 + gain
+    where lower is better, at most 1 - gain where higher is (within TIE)."""
+    return better_by(logs, "hi" if better == "lo" else "lo", min_gain)
+
+
+def passes(logs, better, alpha, min_gain=MIN_GAIN):
+    """One comparison passes: p (better) at most ALPHA and the ratio at
+    least MIN_GAIN better."""
+    return bool(logs) and better_by(logs, better, min_gain) and sign_flip_p(logs, better) <= alpha
+
+
+def loses(logs, better, alpha, min_gain=MIN_GAIN):
+    """One comparison loses: p (worse) at most ALPHA and the ratio at least
+    MIN_GAIN worse."""
+    worse = "hi" if better == "lo" else "lo"
+    return bool(logs) and better_by(logs, worse, min_gain) and sign_flip_p(logs, worse) <= alpha
+
+
+def two_sided_p(logs):
+    """The two-sided p: twice the smaller one-sided p, at most 1."""
+    return min(1.0, 2 * min(sign_flip_p(logs, "lo"), sign_flip_p(logs, "hi")))
+
+
+def ratio_interval(logs, alpha=ALPHA):
+    """The interval of the ratio at 1 - ALPHA that the test gives by
+    inversion: the ratios r for which the two-sided p of (LOGS - log r) is
+    above ALPHA. Its ends are found by bisection, each between a shift that
+    the test rejects (beyond every log ratio: all of one sign, p = 2/2^n)
+    and the mean (p = 1). (0, inf) when n rounds cannot reject any shift
+    (2/2^n > ALPHA: fewer than 6 rounds at 0.05)."""
+    n = len(logs)
+    if n == 0 or 2 / 2 ** n > alpha:
+        return 0.0, math.inf
+    mean = sum(logs) / n
+
+    def edge(rejected, accepted):
+        while True:
+            mid = (rejected + accepted) / 2
+            if mid in (rejected, accepted):
+                return accepted
+            if two_sided_p([x - mid for x in logs]) > alpha:
+                accepted = mid
+            else:
+                rejected = mid
+
+    return math.exp(edge(min(logs) - 1, mean)), math.exp(edge(max(logs) + 1, mean))
+
+
+def pass_rate(draws, better, alpha, effect, min_gain=MIN_GAIN, seed=0):
+    """The share of the sign flips s of DRAWS (per-round log ratios of a
+    placebo: noise) on which a comparison passes (passes()) once a true
+    effect is added: s x DRAWS + log(1 - EFFECT) where lower is better,
+    log(1 + EFFECT) where higher is. EFFECT 0: the false-pass rate. All
+    2^n flips up to POWER_EXACT rounds, a sample of 2^POWER_EXACT seeded
+    with SEED beyond; None without draws."""
+    n = len(draws)
+    if n == 0:
+        return None
+    shift = math.log(1 - effect) if better == "lo" else math.log(1 + effect)
+    if n <= POWER_EXACT:
+        flips = itertools.product((1, -1), repeat=n)
+    else:
+        rng = random.Random(seed)
+        flips = ([rng.choice((1, -1)) for _ in range(n)] for _ in range(2 ** POWER_EXACT))
+    hits = total = 0
+    for s in flips:
+        total += 1
+        hits += passes([si * x + shift for si, x in zip(s, draws)], better, alpha, min_gain)
+    return hits / total
 
 
 def rule(cand, ref, better="lo", alpha=ALPHA, min_gain=MIN_GAIN):
@@ -84,10 +189,10 @@ def rule(cand, ref, better="lo", alpha=ALPHA, min_gain=MIN_GAIN):
     logs = log_ratios(cand, ref)
     p = sign_flip_p(logs, better)
     gm = geo_mean_ratio(logs)
-    gain_ok = gm <= 1 - min_gain if better == "lo" else gm >= 1 + min_gain
-    passes = p <= alpha and gain_ok
+    gain_ok = better_by(logs, better, min_gain)
+    ok = p <= alpha and gain_ok
     why = "%s: p = %.4f (%s %g), geometric mean ratio %.3f (%s %.2f), %d round(s)" % (
-        "passes" if passes else "fails", p, "<=" if p <= alpha else ">", alpha, gm,
+        "passes" if ok else "fails", p, "<=" if p <= alpha else ">", alpha, gm,
         ("<=" if gain_ok else ">") if better == "lo" else (">=" if gain_ok else "<"),
         1 - min_gain if better == "lo" else 1 + min_gain, len(logs))
-    return passes, p, gm, why
+    return ok, p, gm, why

@@ -1,371 +1,272 @@
-"""report.md: the tables per link, the candidates, the clean link's
-question, the lossy link's limits, the targets, the profiles as applied."""
+"""report.md: the run and its plan, the decision rule (before any figure),
+the placebo and the decisions, then the tables per link and pass; the
+sections after them are in sections.py."""
 
-import csv
-import math
 import os
-import re
-import statistics
 
-from .figures import (BASE_PROFILES, DECIDING, FIG, INF, SATURATED_PCT, compare, measured_on,
-                      saturated)
-from .floors import (HTTP_HEADER_BYTES, INITIAL_WINDOW, download_floor, page_ceiling, response_bytes,
-                     wire_bytes)
+from .config import loss_words, setting
+from .decide import ALPHA
+from .figures import BASE_PROFILES, FIG, SATURATED_PCT
+from .floors import INITIAL_WINDOW, download_floor
 from .rawdata import FILE_BYTES, PAGE_BYTES
+from .rule import EFFECTS, GUARDRAILS, rule_text
+from . import sections
+from .sections import num
 
 
-def num(v, dec):
-    if v is None:
-        return "n/a"
-    if math.isinf(v):
-        return "∞"
-    return "%.*f" % (dec, v)
+def invalid_mark(s):
+    return " §%d" % s.invalid if s is not None and s.invalid else ""
 
 
-def cell(summary, link, prof, fig, ratio_to=None):
-    s = summary.get((link, prof, fig))
+def cell(summary, pas, link, prof, fig, floor=None):
+    """A figure's median (min–max) and unit; its ratio to FLOOR; § and the
+    rounds whose load was invalid."""
+    s = summary.get((pas, link, prof, fig))
     if s is None:
         return "–"
     dec, unit = FIG[fig][3], FIG[fig][6]
     text = "%s (%s–%s)%s" % (num(s.median, dec), num(s.min, dec), num(s.max, dec), unit)
-    if ratio_to and prof != ratio_to:
-        r = ratio(summary, link, prof, ratio_to, fig)
-        if r is not None:
-            text += " ×%.2f" % r
-    return text
+    if floor:
+        text += " ×%s" % num(s.median / floor, 2)
+    return text + invalid_mark(s)
 
 
-def ratio(summary, link, a, b, fig):
-    sa, sb = summary.get((link, a, fig)), summary.get((link, b, fig))
-    if sa is None or sb is None or sb.median == 0 or math.isinf(sb.median) or math.isinf(sa.median):
-        return None
-    return sa.median / sb.median
-
-
-def cpu_cell(summary, link, prof, load):
-    busy = summary.get((link, prof, load + "_srv_busy"))
-    per = summary.get((link, prof, load + "_srv_ms"))
-    cli = summary.get((link, prof, load + "_cli_busy"))
+def cpu_cell(summary, pas, link, prof, load):
+    busy = summary.get((pas, link, prof, load + "_srv_busy"))
+    per = summary.get((pas, link, prof, load + "_srv_ms"))
     if busy is None:
         return "–"
     text = "%s%%, %s ms" % (num(busy.median, 0), num(per.median if per else None, 1))
     if busy.median >= SATURATED_PCT:
         text += " ‡"
-    if cli is not None and cli.median >= SATURATED_PCT:
-        text += " †"
     return text
 
 
-def initial_window(cands, prof):
-    """The initial window a profile starts with: a candidate's route
-    attribute initcwnd, or Linux's."""
-    for name, _, _, lines in cands:
-        m = re.search(r"^route .*\binitcwnd ([0-9]+)", "\n".join(lines), re.M)
-        if name == prof and m:
-            return int(m.group(1))
-    return INITIAL_WINDOW
+def floors(li, iw):
+    """The link's floor for a new visitor's page and for the 2 MB download
+    from an initial window of IW segments (bench/reportlib/floors.py)."""
+    if not li or not li.get("rate_mbit"):
+        return None, None
+    args = (li["rtt_ms"], li["rate_mbit"], iw, li.get("mtu", 1500))
+    return download_floor(PAGE_BYTES, *args), download_floor(FILE_BYTES, *args)
 
 
-def fig_list(summary, link, prof, ref, figs):
-    parts = []
-    for f in figs:
-        s, r = summary[(link, prof, f)], summary[(link, ref, f)]
-        d = FIG[f][3]
-        parts.append("%s %s against %s–%s" % (FIG[f][2], num(s.median, d), num(r.min, d), num(r.max, d)))
-    return "; ".join(parts)
+def machine(settings):
+    w = []
+    w.append("Run on %s with `bench/run`. Host: %s, %s CPUs, %s GiB, %s, kernel %s. VM: Debian %s, kernel %s, "
+             "%s vCPUs, %s MiB, QEMU %s with %s. vCPU threads: %s. Package: %s. Wall time %s s (estimated %s s)." % (
+                 settings.get("date", "?"), settings.get("host_cpu_model", "?"), settings.get("host_cpus", "?"),
+                 settings.get("host_memory_gib", "?"), settings.get("host_os", "?"), settings.get("host_kernel", "?"),
+                 settings.get("debian", "?"), settings.get("kernel", "?"), settings.get("cpus", "?"),
+                 settings.get("vm_memory_mib", "?"), settings.get("qemu", "?"), settings.get("accel", "?").upper(),
+                 settings.get("vcpu_pinning", "?"), settings.get("package", "?"), settings.get("wall_seconds", "?"),
+                 settings.get("estimate_seconds", "?")))
+    boots = settings.get("vm_boots", "1")
+    if boots != "1":
+        w.append("The VM was booted %s times: the guest died before the end (settings/boots.txt, the consoles in "
+                 "settings/console-boot*.log), and a fresh copy of the image measured the cells still to do; "
+                 "the cells finished before were kept." % boots)
+    return w
 
 
-def gain(new, old):
-    if math.isinf(old) and not math.isinf(new):
-        return "finishes where the package does not"
-    if math.isinf(new) or old == 0:
-        return "no gain"
-    return "%+.0f%%" % (100 * (new - old) / old)
+RUN_KEYS = ["seed", "rounds", "ref_rounds", "decide_links", "ref_links", "decide_profiles", "ref_profiles",
+            "wrk_duration_s", "wrk_timeout_s", "visits", "visitors", "visit_duration_s", "visit_timeout_s",
+            "reader_idle_s", "compete_warmup_s", "fetches", "fetch_timeout_s", "cli_limit_pct"]
 
 
-def targets(summary, links, link_info):
-    out = []
+def plan_words(rounds, settings, plan, link_order, profiles):
+    """The run's plan, from the cells done (and settings/plan.txt)."""
+    w = []
 
-    def mark(ok):
-        return "**met**" if ok else "**not met**"
+    def order(p):
+        return profiles.index(p) if p in profiles else len(profiles)
 
-    def med(link, p, f):
-        s = summary.get((link, p, f))
-        return None if s is None else s.median
-
-    rps_p, rps_s = med("lossy", "package", "ka_rps"), med("lossy", "stock", "ka_rps")
-    if rps_p is not None and rps_s:
-        out.append("Lossy link, keep-alive requests/s at least +15%% over stock: %s. Package %s against %s (×%.2f)." % (
-            mark(rps_p >= 1.15 * rps_s), num(rps_p, 1), num(rps_s, 1), rps_p / rps_s))
+    shown = ["%s %s" % (k, settings[k]) for k in RUN_KEYS if k in settings]
+    if shown:
+        w.append("Settings (settings/run.txt): %s." % ", ".join(shown))
+    per = {}
+    for pas, rnd, link, prof in rounds.figs:
+        per.setdefault(pas, {}).setdefault((link, prof), set()).add(rnd)
+    dec = per.get("decide", {})
+    if dec:
+        links = [lk for lk in link_order if any(k[0] == lk for k in dec)]
+        profs = sorted({k[1] for k in dec}, key=order)
+        n = len(set().union(*dec.values()))
+        how = ("the profiles' order shuffled per round and link with seed %s" % settings["seed"]
+               if "seed" in settings else "no seed: a run of one pass in a fixed order, before the plan was "
+               "shuffled and the reference pass split off; read here as the decide pass")
+        w.append("Decide pass: %d round(s) × %d link(s) (%s) × %d profile(s) (%s), %s; every comparison is "
+                 "paired within a round." % (n, len(links), ", ".join(links), len(profs), ", ".join(profs), how))
+    ref = per.get("ref", {})
+    if ref:
+        links = [lk for lk in link_order if any(k[0] == lk for k in ref)]
+        profs = sorted({k[1] for k in ref}, key=order)
+        most = max(len(r) for r in ref.values())
+        once = sorted("%s on %s" % (p, lk) for (lk, p), r in ref.items() if len(r) < most)
+        w.append("Reference pass: %s on %s, %d round(s)%s." % (
+            ", ".join(profs), ", ".join(links), most,
+            "; fewer rounds (certain to stall: a link with an MTU below 1500 and a profile without "
+            "tcp_mtu_probing): %s" % ", ".join(once) if once else ""))
     else:
-        out.append("Lossy link, keep-alive requests/s at least +15% over stock: not measured.")
-    suc = med("lossy", "package", "ka_success")
-    if suc is not None:
-        out.append("Lossy link, success at least 99.5%%: %s. Package %s%%." % (mark(suc >= 99.5), num(suc, 2)))
-    else:
-        out.append("Lossy link, success at least 99.5%: not measured.")
-    dl_p, dl_s = med("lossy", "package", "dl_time"), med("lossy", "stock", "dl_time")
-    if dl_p is not None and dl_s is not None:
-        speedup = INF if math.isinf(dl_s) and not math.isinf(dl_p) else (dl_s / dl_p if dl_p else 0)
-        out.append("Lossy link, 2 MB download at least 3× faster than stock (median time): %s. Package %s s "
-                   "against %s s (×%s)." % (mark(speedup >= 3), num(dl_p, 2), num(dl_s, 2), num(speedup, 2)))
-    else:
-        out.append("Lossy link, 2 MB download at least 3× faster than stock: not measured.")
-    inst = [lk for lk in links if measured_on(summary, [lk], "installer") and measured_on(summary, [lk], "package")]
-    if inst:
-        cmp_ = compare(summary, inst, "package", "installer")
-        worse = {lk: cmp_[lk][1] for lk in inst if cmp_[lk][1]}
-        better = {lk: cmp_[lk][0] for lk in inst if cmp_[lk][0]}
-        out.append("Against the installer's script, at least as good on every figure of every link: %s.%s" % (
-            mark(not worse and len(inst) == len(links)),
-            "".join(" Worse on %s: %s." % (lk, fig_list(summary, lk, "package", "installer", f)) for lk, f in worse.items())))
-        out.append("Against the installer's script, better beyond the spread on at least one figure: %s.%s" % (
-            mark(bool(better)),
-            "".join(" Better on %s: %s." % (lk, fig_list(summary, lk, "package", "installer", f)) for lk, f in better.items())))
-    else:
-        out.append("Against the installer's script: not measured.")
-    if measured_on(summary, ["clean"], "package") and measured_on(summary, ["clean"], "stock"):
-        _, losses = compare(summary, ["clean"], "package", "stock")["clean"]
-        out.append("Clean link, no figure worse than stock beyond the spread: %s.%s" % (
-            mark(not losses), (" Worse: %s; see the clean link's section for the server CPU per request." %
-                               fig_list(summary, "clean", "package", "stock", losses)) if losses else ""))
-    else:
-        out.append("Clean link, no regression against stock: not measured.")
-    return out
+        w.append("Reference pass: not run.")
+    if plan:
+        w.append("settings/plan.txt lists %d cell(s) in the order they ran (the orders are at the end)." % len(plan))
+    return w
 
 
-def write_report(res, summary, links, profiles, cands, link_info, settings, decisions, plotted):
-    setdir = os.path.join(res, "settings")
+def reach_words(decide_links, nrounds):
+    """Whether the rounds of this run can reach the rule's thresholds: n
+    paired rounds give a p of 1/2^n at the least."""
+    k = len(decide_links)
+    if not k:
+        return "No decide pass: nothing to decide."
+    low = 0.5 ** nrounds if nrounds else 1.0
+    need = [("a primary judged on all %d decide link(s)" % k, ALPHA / k),
+            ("a guardrail, %d of them on each link" % (len(GUARDRAILS) - 1), ALPHA / ((len(GUARDRAILS) - 1) * k)),
+            ("a guardrail, %d of them on each link (a primary that is not one)" % len(GUARDRAILS),
+             ALPHA / (len(GUARDRAILS) * k))]
+    ok = [low <= a for _, a in need]
+    text = "With this run's %d round(s) the smallest p is 1/2^%d = %.4g. It needs to be at most %s." % (
+        nrounds, nrounds, low, "; ".join("%.4g for %s (%s)" % (a, what, "reachable" if y else "out of reach")
+                                         for (what, a), y in zip(need, ok)))
+    if not (ok[0] and ok[1]):
+        text += " The rule cannot decide with %d round(s)." % nrounds
+    elif not ok[2]:
+        text += (" A candidate whose primary is not one of the guardrails cannot be decided with %d round(s)."
+                 % nrounds)
+    return text
+
+
+def decision_rows(judgements, decide_links):
+    w = ["| candidate | primary | %s | guardrails tripped | verdict |" % " | ".join(decide_links),
+         "|---|---|%s---|---|" % ("---|" * len(decide_links))]
+    for name, j in judgements.items():
+        cols = []
+        for lk in decide_links:
+            c = j.primary.get(lk)
+            if c is None:
+                cols.append("–")
+            elif not c.n:
+                cols.append("no valid pair" if c.left_out else "not measured")
+            else:
+                lo, hi = c.ci
+                cols.append("p better %.4g, p worse %.4g, ×%.3f [%s], n %d%s%s" % (
+                    c.p_better, c.p_worse, c.ratio, "0–∞" if hi == float("inf") else "%.3f–%.3f" % (lo, hi), c.n,
+                    " (%d left out)" % len(c.left_out) if c.left_out else "",
+                    " **better**" if c.better else " **worse**" if c.worse else ""))
+        trips = ", ".join("%s on %s" % t for t in j.tripped) or "none"
+        w.append("| %s | %s | %s | %s | **%s**: %s |" % (name, j.fig, " | ".join(cols), trips, j.shown, j.why))
+    return w
+
+
+def power_table(rows):
+    if not rows:
+        return ["No placebo in the run: no noise to estimate the false-pass rate and the power from."]
+    w = ["| primary figure | link | α per link | placebo rounds | %s | candidates |" % " | ".join(
+        ("d = 0 (false passes)" if d == 0 else "d = %g%%" % (100 * d)) for d in EFFECTS),
+        "|---|---|---|---|%s---|" % ("---|" * len(EFFECTS))]
+    for fig, lk, alpha, n, shares, names in rows:
+        w.append("| %s | %s | %.4g | %d | %s | %s |" % (
+            fig, lk, alpha, n, " | ".join("n/a" if s is None else "%.1f%%" % (100 * s) for s in shares),
+            ", ".join(names)))
+    return w
+
+
+def link_tables(summary, pas, link, profiles, li, iws):
+    """The tables of one pass on one link: the loads, then the new visitors'
+    phases and the reader."""
+    present = [p for p in profiles if any(k[0] == pas and k[1] == link and k[2] == p for k in summary)]
+    if not present:
+        return ["Not run on this link."]
+    w = ["| profile | keep-alive req/s | server CPU, keep-alive | new visitor TTLB (× floor) "
+         "| server CPU per visit | reader's next page | 2 MB download (× floor) | server CPU per download |",
+         "|---|---|---|---|---|---|---|---|"]
+    for p in present:
+        f_nv, f_dl = floors(li, iws.get(p, INITIAL_WINDOW))
+        w.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            p, cell(summary, pas, link, p, "ka_rps"), cpu_cell(summary, pas, link, p, "ka"),
+            cell(summary, pas, link, p, "nv_p50", f_nv), cpu_cell(summary, pas, link, p, "nv"),
+            cell(summary, pas, link, p, "rd_next"), cell(summary, pas, link, p, "dl_time", f_dl),
+            cpu_cell(summary, pas, link, p, "dl")))
+    w += ["", "| profile | TCP connect | TLS handshake | wait for the first byte | transfer | TTLB p95 "
+          "| within 2 s | reader's first page | reader's pause |", "|---|---|---|---|---|---|---|---|---|"]
+    for p in present:
+        w.append("| %s | %s |" % (p, " | ".join(cell(summary, pas, link, p, f) for f in (
+            "nv_tcp", "nv_tls", "nv_wait", "nv_xfer", "nv_p95", "nv_2s", "rd_first", "rd_pause"))))
+    return w
+
+
+def write_report(res, summary, rounds, ctx, judgements, state, power, plotted):
+    """CTX: links (in order), decide_links, profiles, cands, link_info,
+    settings, plan."""
+    settings, link_info = ctx["settings"], ctx["link_info"]
     L = []
     w = L.append
     names = dict(BASE_PROFILES)
-    for c in cands:
-        names[c[0]] = "candidate: " + c[1]
-    has = set(p for (_, p, _) in summary)
-    rounds = max((s.n for s in summary.values()), default=0)
+    for c in ctx["cands"]:
+        names[c.name] = "candidate: " + c.reason
+    iws = {p: sections.initial_window(ctx["cands"], p) for p in ctx["profiles"]}
+    nrounds = len({r for (pas, r, _, _) in rounds.figs if pas == "decide"})
 
     w("# Benchmark: what a visitor gets, in a Debian 13 VM")
     w("")
-    if settings:
-        w("Run on %s with `bench/run`. Host: %s, %s CPUs, %s GiB, %s, kernel %s. VM: Debian %s, kernel %s, "
-          "%s vCPUs, %s MiB, QEMU %s with %s. vCPU threads: %s. Package: %s. Wall time %s s (estimated %s s)." % (
-              settings.get("date", "?"), settings.get("host_cpu_model", "?"), settings.get("host_cpus", "?"),
-              settings.get("host_memory_gib", "?"), settings.get("host_os", "?"), settings.get("host_kernel", "?"),
-              settings.get("debian", "?"), settings.get("kernel", "?"), settings.get("cpus", "?"),
-              settings.get("vm_memory_mib", "?"), settings.get("qemu", "?"), settings.get("accel", "?").upper(),
-              settings.get("vcpu_pinning", "?"), settings.get("package", "?"), settings.get("wall_seconds", "?"),
-              settings.get("estimate_seconds", "?")))
-        boots = settings.get("vm_boots", "1")
-        if boots != "1":
-            w("")
-            w("The VM was booted %s times: the guest died before the end (settings/boots.txt, the consoles in "
-              "settings/console-boot*.log), and a fresh copy of the image measured the cells still to do; "
-              "the cells finished before were kept." % boots)
+    for para in (machine(settings) if settings else []) + plan_words(rounds, settings, ctx["plan"], ctx["links"],
+                                                                          ctx["profiles"]):
+        w(para)
         w("")
-        w("Per cell: `wrk -t2 -c10 -d%ss --timeout %ss` over HTTPS (keep-alive); %s new-visitor streams for %s s, "
-          "each visit a new curl process (new TCP connection, full TLS 1.3 handshake, the 68 KiB page; "
-          "given up after %s s); %s download(s) of 2 MiB, a new connection each (given up after %s s)." % (
-              settings.get("wrk_duration_s", "?"), settings.get("wrk_timeout_s", "?"), settings.get("visitors", "?"),
-              settings.get("visit_duration_s", "?"), settings.get("visit_timeout_s", "?"),
-              settings.get("fetches", "?"), settings.get("fetch_timeout_s", "?")))
-        w("")
-    w("Each figure: median (min–max) over %d round(s), each round's figure computed from that round's "
-      "measurements. ×: ratio to stock on the same link. Server CPU: the server's vCPU busy share during the "
-      "load and its busy time per request (visit, download) completed; ‡ the server's CPU was saturated "
-      "(median busy >= %d%%), † the client's was. ∞: the visit or download did not finish." % (rounds, SATURATED_PCT))
+    w("## The decision rule, fixed before the run")
     w("")
-
-    for link in links:
+    for para in rule_text(settings):
+        w("* " + para)
+    w("")
+    w(reach_words(ctx["decide_links"], nrounds))
+    w("")
+    w("## The placebo")
+    w("")
+    w("%s%s." % ("**Void.** " if state[0] else "", state[1][0].upper() + state[1][1:]))
+    w("")
+    w("## Decisions")
+    w("")
+    if judgements:
+        w("Per link: the one-sided p of the primary, better and worse, the geometric mean ratio candidate / package "
+          "[its 95%% interval], "
+          "the paired rounds. Bonferroni: a primary judged on |L| links at %g/|L|, each guardrail at %g/m." % (
+              ALPHA, ALPHA))
+        w("")
+        L.extend(decision_rows(judgements, ctx["decide_links"]))
+    else:
+        w("No candidate was measured in the decide pass.")
+    w("")
+    w("False passes and power, from this run's own placebo: for each primary figure and link, the placebo's "
+      "per-round log ratios against the package are draws of the noise; for a true effect d, the share of all "
+      "2^n sign flips of those draws, shifted by log(1 − d) (log(1 + d) where higher is better), on which the "
+      "primary passes on that link (p at most α per link, the ratio at least 3% better). d = 0: the false-pass "
+      "rate. Beyond 12 rounds, a seeded sample of 4096 flips.")
+    w("")
+    L.extend(power_table(power))
+    w("")
+    w("Each figure below: median (min–max) over the rounds, each round's figure computed from that round's "
+      "measurements. × floor: the median over the link's floor (the lossy link's section says how it is "
+      "computed), from the profile's initial window. Server CPU: the server's vCPU busy share during the load "
+      "and its busy time per request (visit, download) completed; ‡ the server's CPU was saturated (median busy "
+      ">= %d%%). §N: in N round(s) the client's CPU was above %g%% during the load: shown, and left out of the "
+      "decisions. ∞: the visit, page or download did not finish." % (
+          SATURATED_PCT, setting(settings, "cli_limit_pct", 80)))
+    w("")
+    for link in ctx["links"]:
         li = link_info.get(link, {})
-        w("## Link %s: %g ms RTT, %g%% loss, %g Mbit/s, MTU %d (%s)" % (
-            link, li.get("rtt_ms", 0), li.get("loss", 0), li.get("rate_mbit", 0), li.get("mtu", 1500), li.get("what", "")))
+        w("## Link %s: %g ms RTT, %s, %g Mbit/s, MTU %d, buffer %g BDP, %d competing flow(s) (%s)" % (
+            link, li.get("rtt_ms", 0), loss_words(li), li.get("rate_mbit", 0), li.get("mtu", 1500),
+            li.get("buffer", 1), li.get("flows", 0), li.get("what", "")))
         w("")
-        w("| profile | keep-alive req/s | success | server CPU, keep-alive | new visitor TTLB median | p95 "
-          "| within 2 s | server CPU per visit | 2 MB download (× stock's time) | server CPU per download |")
-        w("|---|---|---|---|---|---|---|---|---|---|")
-        for p in profiles:
-            if p not in has:
-                continue
-            w("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
-                p, cell(summary, link, p, "ka_rps", "stock"), cell(summary, link, p, "ka_success"),
-                cpu_cell(summary, link, p, "ka"), cell(summary, link, p, "nv_p50"), cell(summary, link, p, "nv_p95"),
-                cell(summary, link, p, "nv_2s"), cpu_cell(summary, link, p, "nv"),
-                cell(summary, link, p, "dl_time", "stock"), cpu_cell(summary, link, p, "dl")))
-        w("")
+        for pas, what in (("decide", "Decide pass"), ("ref", "Reference pass")):
+            w("### %s" % what)
+            w("")
+            L.extend(link_tables(summary, pas, link, ctx["profiles"], li, iws))
+            w("")
     if plotted:
         w("![one panel per link and load: medians, min–max whiskers](plot.png)")
         w("")
-
-    # --- candidates ---
-    w("## Candidates beyond the installer's profile")
-    w("")
-    w("Each candidate is the package's profile plus one change, measured on every link against the package. "
-      "It passes if it wins on at least one link beyond the spread and loses on none, over the "
-      "figures %s. Passing is needed to go into the profile, not enough: with three rounds a median falls "
-      "outside another's range by chance too, so the profile takes a candidate that passes only with a mechanism "
-      "that explains its wins (DESIGN.md says which were taken). A verdict needs the full run: a quick look "
-      "(fewer rounds, links or profiles) decides nothing." %
-      ", ".join(FIG[f][2] for f in DECIDING))
-    w("")
-    if not any(c[0] in has for c in cands):
-        w("No candidate was measured in this run.")
-    else:
-        w("| candidate | %s | verdict |" % " | ".join(links))
-        w("|---|%s---|" % ("---|" * len(links)))
-    for name, reason, mo, lines in cands:
-        if name not in has:
-            continue
-        verdict, why, cmp_ = decisions[name]
-        row = []
-        for link in links:
-            wins, losses = cmp_[link]
-            row.append("wins: %s; loses: %s" % (", ".join(wins) or "–", ", ".join(losses) or "–"))
-        w("| %s (%s) | %s | **%s**: %s |" % (name, "; ".join(lines), " | ".join(row), verdict, why))
-    w("")
-    for name, reason, mo, lines in cands:
-        if name in has and mo:
-            w("Measured only, %s: %s. On the new-visitor load against the package:" % (name, reason))
-            w("")
-            for link in links:
-                if (link, name, "nv_p50") not in summary or (link, "package", "nv_p50") not in summary:
-                    continue
-                s, r = summary[(link, name, "nv_p50")], summary[(link, "package", "nv_p50")]
-                s95, r95 = summary[(link, name, "nv_p95")], summary[(link, "package", "nv_p95")]
-                s2, r2 = summary[(link, name, "nv_2s")], summary[(link, "package", "nv_2s")]
-                w("* %s: TTLB median %s s against %s s (%s), p95 %s s against %s s, within 2 s %s%% against %s%%." % (
-                    link, num(s.median, 2), num(r.median, 2), gain(s.median, r.median), num(s95.median, 2),
-                    num(r95.median, 2), num(s2.median, 1), num(r2.median, 1)))
-            w("")
-
-    # --- the clean link ---
-    w("## The clean link: is the package worse than stock?")
-    w("")
-    if ("clean", "package", "ka_rps") in summary and ("clean", "stock", "ka_rps") in summary:
-        _, losses = compare(summary, ["clean"], "package", "stock")["clean"]
-        if losses:
-            w("Worse than stock beyond the spread: %s." % fig_list(summary, "clean", "package", "stock", losses))
-        else:
-            w("No figure of the package is worse than stock beyond the spread.")
-        w("")
-        for load, what in (("ka", "keep-alive request"), ("nv", "visit"), ("dl", "download")):
-            a, b = summary.get(("clean", "stock", load + "_srv_ms")), summary.get(("clean", "package", load + "_srv_ms"))
-            if a and b:
-                w("* Server CPU per %s: stock %s ms, package %s ms (×%.2f); server busy %s%% and %s%%%s." % (
-                    what, num(a.median, 1), num(b.median, 1), b.median / a.median if a.median else 0,
-                    num(summary[("clean", "stock", load + "_srv_busy")].median, 0),
-                    num(summary[("clean", "package", load + "_srv_busy")].median, 0),
-                    ", saturated" if saturated(summary, "clean", "package", load) else ""))
-        a, b = summary.get(("clean", "stock", "ka_nginx_ms")), summary.get(("clean", "package", "ka_nginx_ms"))
-        if a and b:
-            w("* Of that, nginx's own processes (user and system time) per keep-alive request: stock %s ms, "
-              "package %s ms; the rest is the kernel's work for the server's sockets outside nginx "
-              "(softirq: receiving, ACKs, where BBR runs; pacing)." % (num(a.median, 1), num(b.median, 1)))
-        w("")
-    else:
-        w("Not measured (needs the clean link with stock and the package).")
-        w("")
-
-    # --- ceilings ---
-    w("## The lossy link against its physical limits")
-    w("")
-    li = link_info.get("lossy")
-    if li and any(("lossy", p, "ka_rps") in summary or ("lossy", p, "dl_time") in summary for p in profiles):
-        rate, rtt, mtu = li["rate_mbit"], li["rtt_ms"], li.get("mtu", 1500)
-        ceiling = page_ceiling(rate, PAGE_BYTES, mtu)
-        iws = {p: initial_window(cands, p) for p in profiles}
-        minimum = {iw: download_floor(FILE_BYTES, rtt, rate, iw, mtu) for iw in set(iws.values()) | {INITIAL_WINDOW}}
-        others = sorted(iw for iw in minimum if iw != INITIAL_WINDOW)
-        w("Ceiling of the page: %g Mbit/s over the %d bytes a 68 KiB page takes on the wire = %.1f requests/s. "
-          "Minimum time of the 2 MB download over a new connection: three round trips (TCP handshake, TLS 1.3 "
-          "handshake, request), then slow start from an initial window of %d segments doubling per round trip "
-          "until it covers the bandwidth-delay product, the rest at the link's rate: %.2f s%s. Assumed: TCP "
-          "timestamps on, so a full segment is 1448 bytes of payload in a 1514-byte frame (netem's rate counts the "
-          "Ethernet header); nginx's HTTP headers taken as %d bytes, TLS 1.3 records of 16 KiB at 22 bytes each; "
-          "no loss, no receive-window limit, no CPU time (bench/reportlib/floors.py)." % (
-              rate, wire_bytes(response_bytes(PAGE_BYTES), mtu), ceiling, INITIAL_WINDOW,
-              minimum[INITIAL_WINDOW],
-              "".join("; %.2f s from an initial window of %d (%s, whose download is compared with it)" % (
-                  minimum[iw], iw, ", ".join(p for p in profiles if iws[p] == iw)) for iw in others),
-              HTTP_HEADER_BYTES))
-        w("")
-        w("| profile | keep-alive req/s | share of the ceiling | 2 MB download, s | × the minimum |")
-        w("|---|---|---|---|---|")
-        for p in profiles:
-            k, d = summary.get(("lossy", p, "ka_rps")), summary.get(("lossy", p, "dl_time"))
-            if k is None and d is None:
-                continue
-            w("| %s | %s | %s | %s | %s |" % (
-                p, num(k.median, 1) if k else "–", "%.0f%%" % (100 * k.median / ceiling) if k else "–",
-                num(d.median, 2) if d else "–", "×%s" % num(d.median / minimum[iws[p]], 2) if d else "–"))
-        w("")
-    else:
-        w("Not measured.")
-        w("")
-
-    # --- targets ---
-    w("## Targets")
-    w("")
-    for line in targets(summary, links, link_info):
-        w("* " + line)
-    w("")
-    w("\"Beyond the spread\": the median of one profile outside the other's min–max range, on the better or "
-      "the worse side.")
-    w("")
-
-    # --- profiles as applied ---
-    applied = {}
-    for p in profiles:
-        path = os.path.join(setdir, "applied-%s.txt" % p)
-        if os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                applied[p] = dict(line.rstrip("\n").split(" = ", 1) for line in f if " = " in line)
-    if applied:
-        shown = [p for p in profiles if p in applied]
-        w("## The profiles as applied (read back from the kernel)")
-        w("")
-        w("| key | %s |" % " | ".join(shown))
-        w("|---|%s" % ("---|" * len(shown)))
-        keys = sorted(set().union(*[set(a) for a in applied.values()]))
-        for key in keys:
-            base = applied.get("stock", {}).get(key)
-            vals = []
-            for p in shown:
-                v = applied[p].get(key, "")
-                vals.append("**%s**" % v if base is not None and v != base else v)
-            w("| %s | %s |" % (key, " | ".join(vals)))
-        w("")
-        w("Bold: differs from stock. Profiles: %s." % "; ".join("%s: %s" % (p, names.get(p, p)) for p in shown))
-        w("")
-
-    # --- timings ---
-    tpath = os.path.join(res, "timings.csv")
-    if os.path.exists(tpath):
-        times = {}
-        with open(tpath, encoding="utf-8") as f:
-            for row in list(csv.reader(f))[1:]:
-                times.setdefault(row[0], []).append(float(row[2]))
-        if times:
-            w("## Install and apply times (same VM)")
-            w("")
-            w("| step | runs | median | min–max |")
-            w("|---|---|---|---|")
-            for k, label in (("apt_install", "`apt-get install ./wp-panel-nettune_*.deb`"),
-                             ("apt_purge", "`apt-get purge wp-panel-nettune`"),
-                             ("helper_apply", "`wp-panel-nettune apply` (after a `revert`)"),
-                             ("helper_revert", "`wp-panel-nettune revert`")):
-                if k in times:
-                    v = times[k]
-                    w("| %s | %d | %.2f s | %.2f–%.2f s |" % (label, len(v), statistics.median(v), min(v), max(v)))
-            w("")
-
-    w("## How it was measured")
-    w("")
-    w("See bench/README for the method: the CPU split (the server alone on vCPU %s; client, router, interrupts "
-      "and everything else on vCPU %s; receive steering to match; QEMU's vCPU threads pinned to the host's CPUs), "
-      "the links (bench/links, netem on the router), the HTTPS server (nginx, TLS 1.3, an ECDSA P-256 certificate "
-      "made at run time), the loads and the definitions. The raw files are in raw/, the settings read back in "
-      "settings/, every measurement in results.csv, every figure's median and spread in summary.csv." % (
-          settings.get("server_cpu", "1"), settings.get("client_cpu", "0")))
-    w("")
+    L.extend(sections.rest(res, summary, ctx, names, iws))
     with open(os.path.join(res, "report.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(L))

@@ -1,6 +1,13 @@
-"""What a run left: bench/links, bench/candidates, settings/, and the raw
-files of each cell (wrk's and curl's output, the CPU marks) turned into the
-rows of results.csv."""
+"""The raw files of each cell (wrk's and curl's output, the CPU and byte
+marks) turned into the rows of results.csv:
+
+    pass,round,link,profile,load,metric,rep,value
+
+A cell is one (pass, round, link, profile); its files are TAG-*.txt with
+TAG = {pass}{round}-{link}-{profile}, pass "decide" or "ref"; the tags of
+the runs before the two passes, r{round}-{link}-{profile}, are read as the
+decide pass. A cell is done when TAG-cpu.txt is there: the guest writes it
+last."""
 
 import math
 import os
@@ -10,52 +17,6 @@ import sys
 
 PAGE_BYTES = 69632
 FILE_BYTES = 2097152
-
-
-def read_links(path):
-    """bench/links: name -> dict(rtt_ms, loss, rate_mbit, mtu, what)."""
-    links = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if not line.strip() or line.startswith("#"):
-                continue
-            parts = line.split(None, 5)
-            links[parts[0]] = {
-                "rtt_ms": float(parts[1]),
-                "loss": float(parts[2]),
-                "rate_mbit": float(parts[3]),
-                "mtu": int(parts[4]),
-                "what": parts[5].strip() if len(parts) > 5 else "",
-            }
-    return links
-
-
-def read_candidates(path):
-    """bench/candidates: [(name, reason, measure_only, lines)]."""
-    out = []
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.rstrip("\n")
-            m = re.match(r"^\[([a-z0-9_-]+)( measure-only)?\]\s*(.*)$", line)
-            if m:
-                out.append([m.group(1), m.group(3), bool(m.group(2)), []])
-            elif line and not line.startswith("#") and out:
-                out[-1][3].append(line)
-    return out
-
-
-def read_settings(path):
-    """settings/*.txt "key: value" lines, or {} when absent."""
-    vals = {}
-    for name in ("machine.txt", "run.txt", "cpu-split.txt"):
-        p = os.path.join(path, name)
-        if os.path.exists(p):
-            with open(p, encoding="utf-8") as f:
-                for line in f:
-                    k, sep, v = line.partition(": ")
-                    if sep and k not in vals:
-                        vals[k] = v.strip()
-    return vals
 
 
 def wrk_ms(text):
@@ -145,16 +106,64 @@ def interval(marks, start, end, ticks):
         out[side + "_busy_pct"] = 100 * busy / (wall * ticks) if wall > 0 else 0.0
         out[side + "_cpu_s"] = busy / ticks
     out["nginx_cpu_s"] = (b["nginx"] - a["nginx"]) / ticks
-    if "netem_sent" in a and "netem_sent" in b:
-        out["netem_sent"] = b["netem_sent"] - a["netem_sent"]
-        out["netem_dropped"] = b["netem_dropped"] - a["netem_dropped"]
+    for k in ("netem_sent", "netem_dropped", "srv_bytes", "other_bytes"):
+        if k in a and k in b:
+            out[k] = b[k] - a[k]
+    return out
+
+
+TAG = re.compile(r"^(decide|ref|r)(\d+)-([a-z0-9_]+)-([a-z0-9_]+)$")
+PASS_ORDER = {"decide": 0, "ref": 1}
+
+
+def cell_tags(raw):
+    """The done cells of RAW: [(tag, pass, round, link, profile)], in pass,
+    round, link and profile order."""
+    out = []
+    for name in os.listdir(raw):
+        if not name.endswith("-cpu.txt"):
+            continue
+        tag = name[: -len("-cpu.txt")]
+        m = TAG.match(tag)
+        if not m:
+            print(f"report: {tag}: not a cell's name, ignored", file=sys.stderr)
+            continue
+        pas, rnd, link, prof = m.groups()
+        out.append((tag, "decide" if pas == "r" else pas, int(rnd), link, prof))
+    return sorted(out, key=lambda t: (PASS_ORDER[t[1]], t[2], t[3], t[4]))
+
+
+def curl_ok(v, size):
+    """A transfer that got all of it: HTTP 200, SIZE bytes, curl's exit 0."""
+    return v.get("http") == "200" and v.get("size") == str(size) and v.get("exit") == "0"
+
+
+def number(v, key):
+    try:
+        return float(v[key])
+    except (KeyError, ValueError):
+        return None
+
+
+def phases(v):
+    """curl's cumulative times of a transfer -> the time of each phase: TCP
+    connect, the TLS handshake alone (appconnect - connect), the wait for
+    the first byte (starttransfer - appconnect), the transfer (total -
+    starttransfer). A phase the transfer never reached (its end at 0) has
+    no time."""
+    t = [number(v, k) for k in ("tcp", "tls", "ttfb", "total")]
+    out = {}
+    if t[0] is not None:
+        out["tcp_s"] = t[0]
+    for name, a, b in (("tls_s", t[0], t[1]), ("wait_s", t[1], t[2]), ("xfer_s", t[2], t[3])):
+        if a is not None and b is not None and a > 0 and b > 0:
+            out[name] = b - a
     return out
 
 
 def raw_to_rows(raw, ticks):
-    """Every cell's raw files -> CSV rows (lists of strings)."""
+    """Every done cell's raw files -> CSV rows (lists of strings)."""
     rows = []
-    tags = sorted(f[: -len("-cpu.txt")] for f in os.listdir(raw) if re.match(r"^r\d+-.*-cpu\.txt$", f))
 
     def read(name):
         p = os.path.join(raw, name)
@@ -163,15 +172,16 @@ def raw_to_rows(raw, ticks):
         with open(p, encoding="utf-8", errors="replace") as f:
             return f.read()
 
-    for tag in tags:
-        m = re.match(r"^r(\d+)-([a-z0-9_]+)-([a-z0-9_]+)$", tag)
-        if not m:
-            print(f"report: {tag}: not a cell's name, ignored", file=sys.stderr)
-            continue
-        rnd, link, prof = m.groups()
+    for tag, pas, rnd, link, prof in cell_tags(raw):
 
         def add(load, metric, value, rep=1):
-            rows.append([rnd, link, prof, load, metric, str(rep), fmt_csv(value)])
+            rows.append([pas, str(rnd), link, prof, load, metric, str(rep), fmt_csv(value)])
+
+        def add_cpu(load, start, end, keys, rep=1):
+            cpu = interval(marks, start, end, ticks)
+            for k in keys if cpu else ():
+                add(load, k, cpu[k], rep)
+            return cpu
 
         marks = parse_marks(read(tag + "-cpu.txt") or "")
         wrk = read(tag + "-wrk.txt")
@@ -181,9 +191,8 @@ def raw_to_rows(raw, ticks):
                 print(f"report: {tag}-wrk.txt: no wrk summary", file=sys.stderr)
             for k, v in parsed.items():
                 add("keepalive", k, v)
-            cpu = interval(marks, "keepalive_start", "keepalive_end", ticks)
-            for k in ("srv_busy_pct", "srv_cpu_s", "cli_busy_pct", "nginx_cpu_s") if cpu else ():
-                add("keepalive", k, cpu[k])
+            add_cpu("keepalive", "keepalive_start", "keepalive_end",
+                    ("srv_busy_pct", "srv_cpu_s", "cli_busy_pct", "nginx_cpu_s"))
         visits = read(tag + "-visits.txt")
         if visits is not None:
             n = 0
@@ -192,15 +201,20 @@ def raw_to_rows(raw, ticks):
                     continue
                 v = kv(line)
                 n += 1
-                ok = v.get("http") == "200" and v.get("size") == str(PAGE_BYTES) and v.get("exit") == "0"
-                add("visitor", "ttlb_s", float(v.get("total", "0")), n)
-                add("visitor", "visit_ok", int(ok), n)
-                add("visitor", "tls_s", float(v.get("tls", "0")), n)
-            cpu = interval(marks, "visitor_start", "visitor_end", ticks)
+                add("visitor", "ttlb_s", number(v, "total") or 0.0, n)
+                add("visitor", "visit_ok", int(curl_ok(v, PAGE_BYTES)), n)
+                for k, t in phases(v).items():
+                    add("visitor", k, t, n)
+                if number(v, "connects") is not None:
+                    add("visitor", "connects", int(number(v, "connects")), n)
+            cpu = add_cpu("visitor", "visitor_start", "visitor_end",
+                          ("srv_busy_pct", "srv_cpu_s", "cli_busy_pct", "nginx_cpu_s"))
             if cpu:
                 add("visitor", "visit_run_s", cpu["seconds"])
-                for k in ("srv_busy_pct", "srv_cpu_s", "cli_busy_pct", "nginx_cpu_s"):
-                    add("visitor", k, cpu[k])
+        reader = read(tag + "-reader.txt")
+        if reader is not None:
+            reader_rows(reader, add)
+            add_cpu("reader", "reader_start", "reader_end", ("srv_busy_pct", "cli_busy_pct"))
         fetch = read(tag + "-fetch.txt")
         if fetch is not None:
             for line in fetch.splitlines():
@@ -208,19 +222,42 @@ def raw_to_rows(raw, ticks):
                     continue
                 v = kv(line)
                 i = v["fetch"]
-                ok = v.get("http") == "200" and v.get("size") == str(FILE_BYTES) and v.get("exit") == "0"
-                add("download", "dl_time_s", float(v.get("time", "0")), i)
-                add("download", "dl_ok", int(ok), i)
-                add("download", "dl_MBps", float(v.get("speed", "0")) / 1e6, i)
-                cpu = interval(marks, f"fetch_start n={i}", f"fetch_end n={i}", ticks)
-                if cpu:
-                    add("download", "srv_busy_pct", cpu["srv_busy_pct"], i)
-                    add("download", "srv_cpu_s", cpu["srv_cpu_s"], i)
+                add("download", "dl_time_s", number(v, "time") or 0.0, i)
+                add("download", "dl_ok", int(curl_ok(v, FILE_BYTES)), i)
+                add("download", "dl_MBps", (number(v, "speed") or 0.0) / 1e6, i)
+                add_cpu("download", f"fetch_start n={i}", f"fetch_end n={i}",
+                        ("srv_busy_pct", "srv_cpu_s", "cli_busy_pct"), i)
         cpu = interval(marks, "cell_start", "cell_end", ticks)
-        if cpu and "netem_sent" in cpu:
-            add("cell", "netem_sent_pkts", cpu["netem_sent"])
-            add("cell", "netem_dropped_pkts", cpu["netem_dropped"])
+        for k, metric in (("netem_sent", "netem_sent_pkts"), ("netem_dropped", "netem_dropped_pkts"),
+                          ("srv_bytes", "srv_bytes"), ("other_bytes", "other_bytes")):
+            if cpu and k in cpu:
+                add("cell", metric, cpu[k])
     return rows
+
+
+def reader_rows(text, add):
+    """The reader's file: "spacing=S", then one "read n=I ..." line per page
+    (n = 0 and 1; the second on the same connection after an idle pause).
+    Rows per page (rep 1 and 2): ttlb_s, read_ok, connects; and the idle
+    pause, S less page 1's time to the last byte (rep 1)."""
+    spacing = None
+    first_total = None
+    rep = 0
+    for line in text.splitlines():
+        v = kv(line)
+        if line.startswith("spacing="):
+            spacing = number(v, "spacing")
+        elif line.startswith("read "):
+            rep = int(v["n"]) + 1 if v.get("n", "").isdigit() else rep + 1
+            total = number(v, "total") or 0.0
+            add("reader", "ttlb_s", total, rep)
+            add("reader", "read_ok", int(curl_ok(v, PAGE_BYTES)), rep)
+            if number(v, "connects") is not None:
+                add("reader", "connects", int(number(v, "connects")), rep)
+            if rep == 1:
+                first_total = total
+    if spacing is not None and first_total is not None:
+        add("reader", "pause_s", spacing - first_total)
 
 
 def fmt_csv(v):

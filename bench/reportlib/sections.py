@@ -1,0 +1,279 @@
+"""report.md after the tables: the competing flows, the lossy link against
+its physical limits, the clean link's question, the targets (from the
+reference pass), the profiles as applied, the plan's orders, the timings
+and how it was measured."""
+
+import csv
+import math
+import os
+import re
+import statistics
+
+from .figures import FIG, INF, compare, measured_on, saturated
+from .floors import (HTTP_HEADER_BYTES, INITIAL_WINDOW, download_floor, page_ceiling, response_bytes,
+                     wire_bytes)
+from .rawdata import FILE_BYTES, PAGE_BYTES
+
+
+def num(v, dec):
+    if v is None:
+        return "n/a"
+    if math.isinf(v):
+        return "∞"
+    return "%.*f" % (dec, v)
+
+
+def initial_window(cands, prof):
+    """The initial window a profile starts with: a candidate's route
+    attribute initcwnd, or Linux's."""
+    for c in cands:
+        m = re.search(r"^route .*\binitcwnd ([0-9]+)", "\n".join(c.lines), re.M)
+        if c.name == prof and m:
+            return int(m.group(1))
+    return INITIAL_WINDOW
+
+
+def target_pass(summary):
+    """The reference pass where it ran; the one pass of an older run else."""
+    return "ref" if any(k[0] == "ref" for k in summary) else "decide"
+
+
+def fig_list(summary, pas, link, prof, ref, figs):
+    parts = []
+    for f in figs:
+        s, r = summary[(pas, link, prof, f)], summary[(pas, link, ref, f)]
+        d = FIG[f][3]
+        parts.append("%s %s against %s–%s" % (FIG[f][2], num(s.median, d), num(r.min, d), num(r.max, d)))
+    return "; ".join(parts)
+
+
+def competing(summary, links, link_info, profiles):
+    w = ["## Competing flows (reference pass)", ""]
+    busy = [lk for lk in links if link_info.get(lk, {}).get("flows", 0) > 0]
+    if not busy:
+        return w + ["No link with competing flows in this run.", ""]
+    for lk in busy:
+        flows = link_info[lk]["flows"]
+        w += ["Link %s: %d long cubic flow(s) beside the server's, from another sender through the same "
+              "bottleneck (a buffer of %g BDP). The server's fair share of the bytes toward the client: 1/%d = "
+              "%.0f%%." % (lk, flows, link_info[lk].get("buffer", 1), flows + 1, 100 / (flows + 1)), "",
+              "| profile | the server's share of the bytes | new visitor TTLB | reader's next page | 2 MB download |",
+              "|---|---|---|---|---|"]
+        shown = 0
+        for p in profiles:
+            if not any(("ref", lk, p, f) in summary for f in ("srv_share", "nv_p50", "dl_time")):
+                continue
+            shown += 1
+            w.append("| %s | %s |" % (p, " | ".join(
+                cell_text(summary.get(("ref", lk, p, f)), f) for f in ("srv_share", "nv_p50", "rd_next", "dl_time"))))
+        if not shown:
+            w.append("| not run in the reference pass | | | | |")
+        w.append("")
+    return w
+
+
+def cell_text(s, fig):
+    if s is None:
+        return "–"
+    dec = FIG[fig][3]
+    return "%s (%s–%s)%s%s" % (num(s.median, dec), num(s.min, dec), num(s.max, dec), FIG[fig][6],
+                                " §%d" % s.invalid if s.invalid else "")
+
+
+def lossy_limits(summary, link_info, profiles, iws):
+    w = ["## The lossy link against its physical limits", ""]
+    li = link_info.get("lossy")
+    rows = [(pas, p) for pas in ("ref", "decide") for p in profiles
+            if ("lossy" in link_info and ((pas, "lossy", p, "ka_rps") in summary
+                                          or (pas, "lossy", p, "dl_time") in summary))]
+    if not li or not rows:
+        return w + ["Not measured.", ""]
+    rate, rtt, mtu = li["rate_mbit"], li["rtt_ms"], li.get("mtu", 1500)
+    ceiling = page_ceiling(rate, PAGE_BYTES, mtu)
+    minimum = {iw: download_floor(FILE_BYTES, rtt, rate, iw, mtu) for iw in set(iws.values()) | {INITIAL_WINDOW}}
+    others = sorted(iw for iw in minimum if iw != INITIAL_WINDOW)
+    w.append("Ceiling of the page: %g Mbit/s over the %d bytes a 68 KiB page takes on the wire = %.1f requests/s. "
+             "Minimum time of the 2 MB download over a new connection: three round trips (TCP handshake, TLS 1.3 "
+             "handshake, request), then slow start from an initial window of %d segments doubling per round trip "
+             "until it covers the bandwidth-delay product, the rest at the link's rate: %.2f s%s. The same for "
+             "the 68 KiB page gives each link's new-visitor floor. Assumed: TCP timestamps on, so a full segment "
+             "is 1448 bytes of payload in a 1514-byte frame (netem's rate counts the Ethernet header); nginx's "
+             "HTTP headers taken as %d bytes, TLS 1.3 records of 16 KiB at 22 bytes each; no loss, no "
+             "receive-window limit, no CPU time (bench/reportlib/floors.py)." % (
+                 rate, wire_bytes(response_bytes(PAGE_BYTES), mtu), ceiling, INITIAL_WINDOW,
+                 minimum[INITIAL_WINDOW],
+                 "".join("; %.2f s from an initial window of %d (%s, whose download is compared with it)" % (
+                     minimum[iw], iw, ", ".join(p for p in profiles if iws[p] == iw)) for iw in others),
+                 HTTP_HEADER_BYTES))
+    w += ["", "| pass | profile | keep-alive req/s | share of the ceiling | 2 MB download, s | × the minimum |",
+          "|---|---|---|---|---|---|"]
+    for pas, p in rows:
+        k, d = summary.get((pas, "lossy", p, "ka_rps")), summary.get((pas, "lossy", p, "dl_time"))
+        w.append("| %s | %s | %s | %s | %s | %s |" % (
+            pas, p, num(k.median, 1) if k else "–", "%.0f%%" % (100 * k.median / ceiling) if k else "–",
+            num(d.median, 2) if d else "–", "×%s" % num(d.median / minimum[iws[p]], 2) if d else "–"))
+    return w + [""]
+
+
+def clean_link(summary, tp):
+    w = ["## The clean link: is the package worse than stock?", ""]
+    if not (measured_on(summary, tp, ["clean"], "package") and measured_on(summary, tp, ["clean"], "stock")):
+        return w + ["Not measured (needs the clean link with stock and the package).", ""]
+    _, losses = compare(summary, tp, ["clean"], "package", "stock")["clean"]
+    if losses:
+        w.append("Worse than stock beyond the spread: %s." % fig_list(summary, tp, "clean", "package", "stock", losses))
+    else:
+        w.append("No figure of the package is worse than stock beyond the spread.")
+    w.append("")
+    for load, what in (("ka", "keep-alive request"), ("nv", "visit"), ("dl", "download")):
+        a, b = (summary.get((tp, "clean", p, load + "_srv_ms")) for p in ("stock", "package"))
+        sa, sb = (summary.get((tp, "clean", p, load + "_srv_busy")) for p in ("stock", "package"))
+        if a and b and sa and sb:
+            w.append("* Server CPU per %s: stock %s ms, package %s ms (×%.2f); server busy %s%% and %s%%%s." % (
+                what, num(a.median, 1), num(b.median, 1), b.median / a.median if a.median else 0,
+                num(sa.median, 0), num(sb.median, 0),
+                ", saturated" if saturated(summary, tp, "clean", "package", load) else ""))
+    a, b = summary.get((tp, "clean", "stock", "ka_nginx_ms")), summary.get((tp, "clean", "package", "ka_nginx_ms"))
+    if a and b:
+        w.append("* Of that, nginx's own processes (user and system time) per keep-alive request: stock %s ms, "
+                 "package %s ms; the rest is the kernel's work for the server's sockets outside nginx "
+                 "(softirq: receiving, ACKs, where BBR runs; pacing)." % (num(a.median, 1), num(b.median, 1)))
+    return w + [""]
+
+
+def targets(summary, links, tp):
+    out = []
+
+    def mark(ok):
+        return "**met**" if ok else "**not met**"
+
+    def med(link, p, f):
+        s = summary.get((tp, link, p, f))
+        return None if s is None else s.median
+
+    rps_p, rps_s = med("lossy", "package", "ka_rps"), med("lossy", "stock", "ka_rps")
+    if rps_p is not None and rps_s:
+        out.append("Lossy link, keep-alive requests/s at least +15%% over stock: %s. Package %s against %s (×%.2f)." % (
+            mark(rps_p >= 1.15 * rps_s), num(rps_p, 1), num(rps_s, 1), rps_p / rps_s))
+    else:
+        out.append("Lossy link, keep-alive requests/s at least +15% over stock: not measured.")
+    suc = med("lossy", "package", "ka_success")
+    if suc is not None:
+        out.append("Lossy link, success at least 99.5%%: %s. Package %s%%." % (mark(suc >= 99.5), num(suc, 2)))
+    else:
+        out.append("Lossy link, success at least 99.5%: not measured.")
+    dl_p, dl_s = med("lossy", "package", "dl_time"), med("lossy", "stock", "dl_time")
+    if dl_p is not None and dl_s is not None:
+        speedup = INF if math.isinf(dl_s) and not math.isinf(dl_p) else (dl_s / dl_p if dl_p else 0)
+        out.append("Lossy link, 2 MB download at least 3× faster than stock (median time): %s. Package %s s "
+                   "against %s s (×%s)." % (mark(speedup >= 3), num(dl_p, 2), num(dl_s, 2), num(speedup, 2)))
+    else:
+        out.append("Lossy link, 2 MB download at least 3× faster than stock: not measured.")
+    inst = [lk for lk in links
+            if measured_on(summary, tp, [lk], "installer") and measured_on(summary, tp, [lk], "package")]
+    if inst:
+        cmp_ = compare(summary, tp, inst, "package", "installer")
+        worse = {lk: cmp_[lk][1] for lk in inst if cmp_[lk][1]}
+        better = {lk: cmp_[lk][0] for lk in inst if cmp_[lk][0]}
+        out.append("Against the installer's script, at least as good on every figure of every link: %s.%s" % (
+            mark(not worse and len(inst) == len(links)),
+            "".join(" Worse on %s: %s." % (lk, fig_list(summary, tp, lk, "package", "installer", f))
+                    for lk, f in worse.items())))
+        out.append("Against the installer's script, better beyond the spread on at least one figure: %s.%s" % (
+            mark(bool(better)),
+            "".join(" Better on %s: %s." % (lk, fig_list(summary, tp, lk, "package", "installer", f))
+                    for lk, f in better.items())))
+    else:
+        out.append("Against the installer's script: not measured.")
+    if measured_on(summary, tp, ["clean"], "package") and measured_on(summary, tp, ["clean"], "stock"):
+        _, losses = compare(summary, tp, ["clean"], "package", "stock")["clean"]
+        out.append("Clean link, no figure worse than stock beyond the spread: %s.%s" % (
+            mark(not losses), (" Worse: %s; see the clean link's section for the server CPU per request." %
+                               fig_list(summary, tp, "clean", "package", "stock", losses)) if losses else ""))
+    else:
+        out.append("Clean link, no regression against stock: not measured.")
+    return out
+
+
+def applied_profiles(setdir, profiles, names):
+    applied = {}
+    for p in profiles:
+        path = os.path.join(setdir, "applied-%s.txt" % p)
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                applied[p] = dict(line.rstrip("\n").split(" = ", 1) for line in f if " = " in line)
+    if not applied:
+        return []
+    shown = [p for p in profiles if p in applied]
+    w = ["## The profiles as applied (read back from the kernel)", "",
+         "| key | %s |" % " | ".join(shown), "|---|%s" % ("---|" * len(shown))]
+    for key in sorted(set().union(*[set(a) for a in applied.values()])):
+        base = applied.get("stock", {}).get(key)
+        vals = []
+        for p in shown:
+            v = applied[p].get(key, "")
+            vals.append("**%s**" % v if base is not None and v != base else v)
+        w.append("| %s | %s |" % (key, " | ".join(vals)))
+    return w + ["", "Bold: differs from stock. Profiles: %s." % "; ".join(
+        "%s: %s" % (p, names.get(p, p)) for p in shown), ""]
+
+
+def orders(plan):
+    """The order of the profiles in each round and link, as they ran."""
+    if not plan:
+        return []
+    seq = {}
+    for pas, rnd, link, prof in plan:
+        seq.setdefault((pas, rnd, link), []).append(prof)
+    w = ["## The plan as it ran (settings/plan.txt)", "", "| pass | round | link | profiles in order |",
+         "|---|---|---|---|"]
+    for (pas, rnd, link), profs in seq.items():
+        w.append("| %s | %d | %s | %s |" % (pas, rnd, link, " ".join(profs)))
+    return w + [""]
+
+
+def timings(res):
+    tpath = os.path.join(res, "timings.csv")
+    if not os.path.exists(tpath):
+        return []
+    times = {}
+    with open(tpath, encoding="utf-8") as f:
+        for row in list(csv.reader(f))[1:]:
+            times.setdefault(row[0], []).append(float(row[2]))
+    if not times:
+        return []
+    w = ["## Install and apply times (same VM)", "", "| step | runs | median | min–max |", "|---|---|---|---|"]
+    for k, label in (("apt_install", "`apt-get install ./wp-panel-nettune_*.deb`"),
+                     ("apt_purge", "`apt-get purge wp-panel-nettune`"),
+                     ("helper_apply", "`wp-panel-nettune apply` (after a `revert`)"),
+                     ("helper_revert", "`wp-panel-nettune revert`")):
+        if k in times:
+            v = times[k]
+            w.append("| %s | %d | %.2f s | %.2f–%.2f s |" % (label, len(v), statistics.median(v), min(v), max(v)))
+    return w + [""]
+
+
+def rest(res, summary, ctx, names, iws):
+    links, link_info, profiles = ctx["links"], ctx["link_info"], ctx["profiles"]
+    tp = target_pass(summary)
+    w = competing(summary, links, link_info, profiles)
+    w += lossy_limits(summary, link_info, profiles, iws)
+    w += clean_link(summary, tp)
+    w += ["## Targets", "", "From the %s pass." % ("reference" if tp == "ref" else "only"), ""]
+    w += ["* " + line for line in targets(summary, [lk for lk in links if measured_on(summary, tp, [lk], "package")],
+                                          tp)]
+    w += ["", "\"Beyond the spread\": the median of one profile outside the other's min–max range, on the better "
+          "or the worse side.", ""]
+    w += applied_profiles(os.path.join(res, "settings"), profiles, names)
+    w += orders(ctx["plan"])
+    w += timings(res)
+    settings = ctx["settings"]
+    w += ["## How it was measured", "",
+          "See bench/README for the method: the CPU split (the server alone on vCPU %s; client, router, "
+          "competing sender, interrupts and everything else on vCPU %s; receive steering to match; QEMU's vCPU "
+          "threads pinned to the host's CPUs), the links (bench/links, netem on the router), the HTTPS server "
+          "(nginx, TLS 1.3, an ECDSA P-256 certificate made at run time), the loads and the definitions. The raw "
+          "files are in raw/, the settings read back in settings/, every measurement in results.csv, every "
+          "figure's median and spread in summary.csv, every comparison of the rule in decisions.csv." % (
+              settings.get("server_cpu", "1"), settings.get("client_cpu", "0")), ""]
+    return w
