@@ -164,7 +164,7 @@ check_match "the new visitor TTLB over its floor, IW32 (initcwnd)" \
 check_match "the Gilbert-Elliott loss: 0.5/20.5 x 50% + 20/20.5 x 0.1% = 1.32%" \
 	'^## Link compete: 160 ms RTT, Gilbert-Elliott loss 0\.5/20/50/0\.1 \(mean 1\.32%\), .*0\.25 BDP, 2 comp' \
 	"$report"
-check_match "competing flows: the fair share, 1/3" 'fair share of the bytes toward the client: 1/3 = 33%\.$' "$report"
+check_match "competing flows: the fair share, 1/3" 'fair share of the bytes toward the client: 1/3 = 33%; ' "$report"
 check_match "competing flows: the package's share, 2/(2+2)" \
 	'^\| package \| 50 \(50–50\)% \| 1\.50 \(1\.50–1\.50\) s \| 0\.60 \(.*\) s \| 5\.00 \(5\.00–5\.00\) s \|$' \
 	"$report"
@@ -292,6 +292,13 @@ cat >"$tmp/raw/raw/ref1-compete-stock-cpu.txt" <<'EOF'
 cell_start up=200 srv_busy=0 srv_total=0 cli_busy=0 cli_total=0 nginx=0 srv_bytes=500 other_bytes=700
 cell_end up=210 srv_busy=100 srv_total=1000 cli_busy=100 cli_total=1000 nginx=0 srv_bytes=1500 other_bytes=3700
 EOF
+# A first page slower than the spacing: curl asks for the next at once, a
+# pause of 0 (not 3 - 8.001).
+cat >"$tmp/raw/raw/ref1-compete-stock-reader.txt" <<'EOF'
+spacing=3
+read n=0 http=000 size=0 connects=1 tcp=0 tls=0 ttfb=0 total=8.001 exit=28
+read n=1 http=000 size=0 connects=1 tcp=0 tls=0 ttfb=0 total=8.001 exit=28
+EOF
 cat >"$tmp/raw/raw/r1-lossy-stock-cpu.txt" <<'EOF'
 cell_start up=1 srv_busy=0 srv_total=0 cli_busy=0 cli_total=0 nginx=0
 fetch_start n=1 up=2 srv_busy=0 srv_total=0 cli_busy=0 cli_total=0 nginx=0
@@ -318,6 +325,7 @@ for want in \
 	decide,1,lossy,package,cell,netem_dropped_pkts,1,5 \
 	ref,1,compete,stock,cell,srv_bytes,1,1000 \
 	ref,1,compete,stock,cell,other_bytes,1,3000 \
+	ref,1,compete,stock,reader,pause_s,1,0 \
 	decide,1,lossy,stock,download,dl_MBps,1,0.8389 \
 	decide,1,lossy,stock,download,cli_busy_pct,1,20; do
 	check "raw files: $want" grep -Fqx -- "$want" "$tmp/raw/results.csv"

@@ -239,7 +239,8 @@ def reader_rows(text, add):
     """The reader's file: "spacing=S", then one "read n=I ..." line per page
     (n = 0 and 1; the second on the same connection after an idle pause).
     Rows per page (rep 1 and 2): ttlb_s, read_ok, connects; and the idle
-    pause, S less page 1's time to the last byte (rep 1)."""
+    pause, S less page 1's time to the last byte, or 0 where page 1 took
+    longer than S (curl then asks for page 2 at once) (rep 1)."""
     spacing = None
     first_total = None
     rep = 0
@@ -257,7 +258,7 @@ def reader_rows(text, add):
             if rep == 1:
                 first_total = total
     if spacing is not None and first_total is not None:
-        add("reader", "pause_s", spacing - first_total)
+        add("reader", "pause_s", max(0.0, spacing - first_total))
 
 
 def fmt_csv(v):

@@ -55,8 +55,10 @@ def competing(summary, links, link_info, profiles):
     for lk in busy:
         flows = link_info[lk]["flows"]
         w += ["Link %s: %d long cubic flow(s) beside the server's, from another sender through the same "
-              "bottleneck (a buffer of %g BDP). The server's fair share of the bytes toward the client: 1/%d = "
-              "%.0f%%." % (lk, flows, link_info[lk].get("buffer", 1), flows + 1, 100 / (flows + 1)), "",
+              "bottleneck (a buffer of %g BDP). One sender's fair share of the bytes toward the client: 1/%d = "
+              "%.0f%%; the server's loads open several connections at once (wrk's ten), so stock's cubic share "
+              "is the baseline to read the others against." % (
+                  lk, flows, link_info[lk].get("buffer", 1), flows + 1, 100 / (flows + 1)), "",
               "| profile | the server's share of the bytes | new visitor TTLB | reader's next page | 2 MB download |",
               "|---|---|---|---|---|"]
         shown = 0
