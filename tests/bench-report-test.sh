@@ -339,6 +339,38 @@ for want in \
 	check "raw files, summary: $want" grep -Fqx -- "$want" "$tmp/raw/summary.csv"
 done
 
+# bench/plan: the cells and their order. With links a (RTT 100 ms, 10
+# Mbit/s) and b (a black hole, MTU 1400): the ref pass of 2 rounds gives
+# stock one round on b (certain to stall) and two on a, the package two on
+# each: 7 cells; the decide pass 3 rounds x 1 link x 3 profiles: 9 cells.
+# The same seed gives the same plan; each round and link a shuffle of its
+# own (three rounds of three profiles all in one order: 1 chance in 36
+# for a fixed seed, so a seed that gives two orders is checked).
+printf 'a 100 0 10 1500 1 0 test\nb 100 0 10 1400 1 0 test\n' >"$tmp/plan-links"
+plan() {
+	"$top/bench/plan" "$tmp/plan-links" SEED="$1" ROUNDS=3 LINKS=a PROFILES="package placebo lowat" \
+		REF_ROUNDS=2 REF_LINKS="a b" REF_PROFILES="stock package" VISITS=3 FETCHES=1 READER_IDLE=2 \
+		COMPETE_WARMUP=3 SWITCH=2.5 WRK_DURATION=3 VISIT_TIMEOUT=8 FETCH_TIMEOUT=20 2>"$tmp/plan.err"
+}
+plan 7 >"$tmp/plan.1"
+plan 7 >"$tmp/plan.2"
+check "plan: the same seed, the same plan" cmp "$tmp/plan.1" "$tmp/plan.2"
+check_eq "plan: 7 ref cells, 9 decide cells" "7 9" \
+	"$(grep -c '^ref ' "$tmp/plan.1") $(grep -c '^decide ' "$tmp/plan.1")"
+check_eq "plan: stock behind the black hole once" "ref 1 b stock" "$(grep ' b stock$' "$tmp/plan.1")"
+check_eq "plan: the package there in both rounds" 2 "$(grep -c '^ref [12] b package$' "$tmp/plan.1")"
+check_eq "plan: the ref pass first" ref "$(head -n 1 "$tmp/plan.1" | cut -d' ' -f1)"
+check_eq "plan: every decide round has each profile once" "3 3 3" \
+	"$(for r in 1 2 3; do grep -c "^decide $r a " "$tmp/plan.1"; done | tr '\n' ' ' | sed 's/ $//')"
+check "plan: the orders differ between rounds (seed 7)" \
+	test "$(awk '$1 == "decide" { o[$2] = o[$2] " " $4 } END { print o[1]; print o[2]; print o[3] }' "$tmp/plan.1" |
+		sort -u | wc -l)" -gt 1
+plan 8 >"$tmp/plan.3"
+check "plan: another seed, another plan" sh -c "! cmp -s '$tmp/plan.1' '$tmp/plan.3'"
+check_match "plan: the estimate on standard error" '^estimate [0-9]+$' "$(cat "$tmp/plan.err")"
+check_rc "plan: an unknown link" 1 "$top/bench/plan" "$tmp/plan-links" LINKS=c
+check_match "... says so" "^plan: LINKS: no link 'c'" "$out"
+
 # The physical floors (bench/reportlib/floors.py), worked by hand. A full
 # segment: 1448 bytes of payload in a 1514-byte frame (66 bytes of headers).
 #   the 68 KiB page: 69632 + 250 of HTTP headers = 69882 bytes in
