@@ -147,7 +147,7 @@ check_match "lowat's row: the round left out, the interval" \
 	'^\| lowat \| .* \| p better 0\.007812, p worse 1, ×0\.900 \[0\.900–0\.900\], n 7 \(1 left out\) \*\*better' \
 	"$report"
 check_match "bigbuf's row: the guardrail that tripped" \
-	'^\| bigbuf \| .* \| nv_p50 on lossy \| \*\*fails\*\*: .*: nv_p50 on lossy \(p 0\.007812, ×1\.042\) \|$' \
+	'^\| bigbuf \| .* \| nv_p50 on lossy \| \*\*fails\*\*: .*: nv_p50 on lossy \(worse, p 0\.007812, ×1\.042\) \|$' \
 	"$report"
 check_match "the power table: nv_p50 on lossy, 0%, 63.7%, 100%, 100%" \
 	'^\| nv_p50 \| lossy \| 0\.025 \| 8 \| 0\.0% \| 63\.7% \| 100\.0% \| 100\.0% \| placebo, initcwnd \|$' "$report"
@@ -207,8 +207,16 @@ check "void: measured only" grep -Fqx 'initcwnd,all,nv_p50,verdict,,,,,,,measure
 check "void: the placebo's own row" grep -Fqx \
 	'placebo,all,nv_p50,verdict,,,,,,,trips a guardrail (the run is void)' "$tmp/trip/decisions.csv"
 check_match "void: the report says why" \
-	'^\*\*Void\.\*\* The run is void, .*: placebo trips a guardrail \(.*: rd_next on lossy \(p 0\.003906, ×10\.0' \
+	'^\*\*Void\.\*\* The run is void, .*: placebo trips a guardrail \(.*: rd_next on lossy \(worse, p 0\.003906, ×10\.0' \
 	"$(cat "$tmp/trip/report.md")"
+# Its next page 10 times faster on lossy: better, but for a placebo that is
+# a difference where there is none too: p (better) 1/256, the run is void.
+check "void: the placebo better on a guardrail" variant faster \
+	"NR == FNR { next } $reader2 && \$4 == \"placebo\" { \$8 = \$8 / 10 } { print }"
+check "void: ... decisions.csv says so" grep -Fqx \
+	'placebo,all,nv_p50,verdict,,,,,,,trips a guardrail (the run is void)' "$tmp/faster/decisions.csv"
+check_match "void: ... and the report says better" 'rd_next on lossy \(better, p 0\.003906, ×0\.100' \
+	"$(cat "$tmp/faster/report.md")"
 # Its new visitors twice as fast on lossy: all 8 log ratios below 0, p
 # 1/256 <= 0.05/2, ratio 0.5: the placebo passes.
 # shellcheck disable=SC2016 # awk's fields, not the shell's

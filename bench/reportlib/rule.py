@@ -45,7 +45,8 @@ RULE = [
     "its primary, **kernel default better** when it passes, **no difference shown** otherwise. A measure-only "
     "candidate is judged the same way, its verdict prefixed \"measured only:\".",
     "The placebo is the package's profile under a second name: it is judged as a candidate. If it passes or "
-    "loses on its primary, or trips a guardrail, chance alone decided something and the run is **void**: every "
+    "loses on its primary, or trips a guardrail (better or worse: for it both are a difference where there is "
+    "none), chance alone decided something and the run is **void**: every "
     "verdict is then shown as void, the would-be verdict in brackets. Without a placebo the rule cannot decide.",
     "Effect: the geometric mean ratio of each candidate's primary on each link, and its 95% interval: the ratios "
     "r for which the exact two-sided sign-flip p of (log ratios − log r) is above {alpha:g} (two-sided p = "
@@ -180,7 +181,10 @@ class Judgement:
         self.rounds = min((len({r for r, lk2 in cells & refs if lk2 == lk}) for lk in decide_links), default=0)
         self.better_on = [lk for lk in self.links if self.primary[lk].better]
         self.worse_on = [lk for lk in self.links if self.primary[lk].worse]
-        self.tripped = [k for k, cmp_ in self.guards.items() if cmp_.worse]
+        # A placebo trips a guardrail either way: better or worse, it is a
+        # difference where there is none.
+        self.tripped = [k for k, cmp_ in self.guards.items()
+                        if cmp_.worse or (c.placebo and cmp_.better)]
         self.verdict, self.why = self.decide()
 
     def cannot(self):
@@ -213,8 +217,10 @@ class Judgement:
         cannot = self.cannot()
         if cannot:
             return "cannot decide", cannot
-        trips = ", ".join("%s on %s (p %.4g, ×%.3f)" % (g, lk, self.guards[(g, lk)].p_worse,
-                                                      self.guards[(g, lk)].ratio) for g, lk in self.tripped)
+        trips = ", ".join("%s on %s (%s, p %.4g, ×%.3f)" % (
+            g, lk, "worse" if self.guards[(g, lk)].worse else "better",
+            min(self.guards[(g, lk)].p_worse, self.guards[(g, lk)].p_better), self.guards[(g, lk)].ratio)
+            for g, lk in self.tripped)
         better = "; ".join("%s better on %s (p %.4g, ×%.3f)" % (self.fig, lk, self.primary[lk].p_better,
                                                              self.primary[lk].ratio) for lk in self.better_on)
         worse = "; ".join("%s worse on %s (p %.4g, ×%.3f)" % (self.fig, lk, self.primary[lk].p_worse,
