@@ -732,8 +732,9 @@ compete_start() {
 		ip netns exec cli curl -s -o /dev/null --max-time 600 "$URL_BULK" 2>>"$RAW/$tag-compete.txt" &
 		COMPETE_PIDS="$COMPETE_PIDS $!"
 	done
-	# Long enough for cubic to fill the path (slow start over a few
-	# round trips) before the loads start.
+	# Long enough for cubic's slow start (a few round trips) before the
+	# loads start. Whether the flows then fill the path depends on the
+	# link's loss: with 1.3% they stay loss-limited (bench/README).
 	[ -z "$COMPETE_PIDS" ] || sleep "$COMPETE_WARMUP"
 }
 compete_stop() {
@@ -792,7 +793,10 @@ run_cell() {
 	local streams=
 	for i in $(seq 1 "$VISITORS"); do
 		(
+			# One argument a line, and no file name expansion of the
+			# URLs' "?".
 			IFS=$'\n'
+			set -f
 			# shellcheck disable=SC2046 # one argument a line
 			curl_page "visit stream=$i" -H 'Connection: close' --max-time "$VISIT_TIMEOUT" \
 				$(pages "$URL_PAGE" "$VISITS") >"$RAW/$tag-visits-$i.txt" 2>"$RAW/$tag-visits-$i.err"
@@ -825,6 +829,7 @@ run_cell() {
 	cpu_mark reader_start "$cpu"
 	(
 		IFS=$'\n'
+		set -f
 		# shellcheck disable=SC2046 # one argument a line
 		curl_page read --rate "$((60 / spacing))/m" --max-time "$VISIT_TIMEOUT" \
 			$(pages "$URL_PAGE" 2) >>"$RAW/$tag-reader.txt" 2>"$RAW/$tag-reader.err"
