@@ -217,6 +217,15 @@ check "void: ... decisions.csv says so" grep -Fqx \
 	'placebo,all,nv_p50,verdict,,,,,,,trips a guardrail (the run is void)' "$tmp/faster/decisions.csv"
 check_match "void: ... and the report says better" 'rd_next on lossy \(better, p 0\.003906, ×0\.100' \
 	"$(cat "$tmp/faster/report.md")"
+# Its server CPU per keep-alive request 10 times more on lossy: not one of
+# the four guardrails, but lowat's primary, which the placebo is tested on
+# too (its m: 4 figures x 2 links, 0.05/8 >= 1/256): the run is void.
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+check "void: the placebo on another candidate's primary" variant cpu \
+	'NR == FNR { next } $4 == "placebo" && $3 == "lossy" && $5 == "keepalive" && $6 == "srv_cpu_s" { $8 *= 10 } { print }'
+check "void: ... decisions.csv says so" grep -Fqx \
+	'placebo,all,nv_p50,verdict,,,,,,,trips a guardrail (the run is void)' "$tmp/cpu/decisions.csv"
+check "void: ... on ka_srv_ms" grep -q '^placebo,lossy,ka_srv_ms,guardrail,8,.*,tripped$' "$tmp/cpu/decisions.csv"
 # Its new visitors twice as fast on lossy: all 8 log ratios below 0, p
 # 1/256 <= 0.05/2, ratio 0.5: the placebo passes.
 # shellcheck disable=SC2016 # awk's fields, not the shell's

@@ -46,7 +46,8 @@ RULE = [
     "candidate is judged the same way, its verdict prefixed \"measured only:\".",
     "The placebo is the package's profile under a second name: it is judged as a candidate. If it passes or "
     "loses on its primary, or trips a guardrail (better or worse: for it both are a difference where there is "
-    "none), chance alone decided something and the run is **void**: every "
+    "none; its guardrails also take in every other candidate's primary figure), chance alone decided something "
+    "and the run is **void**: every "
     "verdict is then shown as void, the would-be verdict in brackets. Without a placebo the rule cannot decide.",
     "Effect: the geometric mean ratio of each candidate's primary on each link, and its 95% interval: the ratios "
     "r for which the exact two-sided sign-flip p of (log ratios − log r) is above {alpha:g} (two-sided p = "
@@ -163,14 +164,16 @@ class Judgement:
     """A candidate against the package: its primary on each link of L, its
     guardrails on each decide link, its verdict."""
 
-    def __init__(self, c, rounds, decide_links, settings):
+    def __init__(self, c, rounds, decide_links, settings, extra_guards=()):
         self.c = c
         self.fig = primary_of(c)
         self.links = c.links or list(decide_links)
         self.alpha_primary = ALPHA / len(self.links) if self.links else ALPHA
         self.primary = {lk: Comparison(rounds, c.name, lk, self.fig, settings, self.alpha_primary, interval=True)
                         for lk in self.links}
-        self.guard_figs = [g for g in GUARDRAILS if g != self.fig]
+        # EXTRA_GUARDS: for the placebo, the other candidates' primary
+        # figures, so that it is tested wherever a candidate is.
+        self.guard_figs = [g for g in dict.fromkeys(list(GUARDRAILS) + list(extra_guards)) if g != self.fig]
         m = len(self.guard_figs) * len(decide_links)
         self.alpha_guard = ALPHA / m if m else ALPHA
         self.guards = {(g, lk): Comparison(rounds, c.name, lk, g, settings, self.alpha_guard)
@@ -257,7 +260,9 @@ def judge_all(cands, rounds, decide_links, settings):
     and the run's state: (void, a sentence). Each Judgement's shown
     verdict (shown) says void or cannot decide where the run does."""
     measured = {p for (pas, _, _, p) in rounds.figs if pas == "decide"}
-    out = {c.name: Judgement(c, rounds, decide_links, settings) for c in cands if c.name in measured}
+    primaries = [primary_of(c) for c in cands if c.name in measured and not c.placebo]
+    out = {c.name: Judgement(c, rounds, decide_links, settings, primaries if c.placebo else ())
+           for c in cands if c.name in measured}
     placebos = [j for j in out.values() if j.c.placebo]
     # Without a placebo that the rounds can judge, nothing shows that chance
     # alone decides nothing: the other verdicts cannot stand.
