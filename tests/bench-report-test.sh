@@ -144,7 +144,7 @@ check_match "8 rounds can reach 0.05/2, 0.05/6 and 0.05/8 (1/256 = 0.003906)" \
 	"$report"
 check_match "the placebo: the run stands" '^The placebo shows no difference: the run stands\.$' "$report"
 check_match "lowat's row: the round left out, the interval" \
-	'^\| lowat \| .* \| p better 0\.007812, p worse 1, ×0\.900 \[0\.900–0\.900\], n 7 \(1 left out\) \*\*better' \
+	'^\| lowat \| .* \| p better 0\.007812, p worse 1, ×0\.900 \[0\.900–0\.900\], n 7 \(1 left out\); against the placebo: p better 0\.007812, p worse 1, ×0\.900, n 7 \*\*better' \
 	"$report"
 check_match "bigbuf's row: the guardrail that tripped" \
 	'^\| bigbuf \| .* \| nv_p50 on lossy \| \*\*fails\*\*: .*: nv_p50 on lossy \(worse, p 0\.007812, ×1\.042\) \|$' \
@@ -193,11 +193,14 @@ variant() {
 }
 # shellcheck disable=SC2016 # awk's fields, not the shell's
 reader2='$5 == "reader" && $6 == "ttlb_s" && $7 == 2 && $3 == "lossy"'
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+reader2clean='$5 == "reader" && $6 == "ttlb_s" && $7 == 2 && $3 == "clean"'
 
-# The placebo's next page 10 times slower on lossy: p (worse) 1/256 <= 0.05/6,
-# ratio 10: it trips a guardrail, and every verdict is void.
+# The placebo's next page 10 times slower on clean (ssai1 is judged on lossy,
+# against the placebo too): p (worse) 1/256 <= 0.05/8, ratio 10: it trips a
+# guardrail, and every verdict is void.
 check "void: the placebo trips a guardrail" variant trip \
-	"NR == FNR { next } $reader2 && \$4 == \"placebo\" { \$8 = \$8 * 10 } { print }"
+	"NR == FNR { next } $reader2clean && \$4 == \"placebo\" { \$8 = \$8 * 10 } { print }"
 check "void: decisions.csv says so, with the would-be verdict" grep -Fqx \
 	'lowat,all,ka_srv_ms,verdict,,,,,,,void [passes]' "$tmp/trip/decisions.csv"
 check "void: the kernel-default verdict too" grep -Fqx \
@@ -207,7 +210,7 @@ check "void: measured only" grep -Fqx 'initcwnd,all,nv_p50,verdict,,,,,,,measure
 check "void: the placebo's own row" grep -Fqx \
 	'placebo,all,nv_p50,verdict,,,,,,,trips a guardrail (the run is void)' "$tmp/trip/decisions.csv"
 check_match "void: the report says why" \
-	'^\*\*Void\.\*\* The run is void, .*: placebo trips a guardrail \(.*: rd_next on lossy \(worse, p 0\.003906, ×10\.0' \
+	'^\*\*Void\.\*\* The run is void, .*: placebo trips a guardrail \(.*: rd_next on clean \(worse, p 0\.003906, ×10\.0' \
 	"$(cat "$tmp/trip/report.md")"
 # Its next page 10 times faster on lossy: better, but for a placebo that is
 # a difference where there is none too: p (better) 1/256, the run is void.
@@ -247,6 +250,32 @@ check "kernel default: half the next page" variant half \
 	"$same $reader2 && \$4 == \"ssai1\" { \$8 = v[\$2] / 2 } { print }"
 check "kernel default: kernel default better" grep -Fqx 'ssai1,all,rd_next,verdict,,,,,,,kernel default better' \
 	"$tmp/half/decisions.csv"
+# The package's own cells off, as in the run of 2026-12-04 evening: ssai1's
+# and the placebo's next page on lossy the package's x 0.5 in rounds 1-7 and
+# x 1.5 in round 8. Against the package both have logs 7 x log 0.5 and
+# log 1.5: p (better) 2/256 = 0.0078125 (the observed signs, and round 8
+# flipped), p (worse) 255/256, ratio exp((7 log 0.5 + log 1.5)/8) = 0.5736
+# (from the fixture's values as awk prints them). Interval [0.5, 0.866]:
+# below 0.5 all eight logs less log r are positive (two-sided p 2/256);
+# at r = exp(-0.1438) = 0.866 the seven and round 8 are equally far from
+# log r (0.549), so nine flips reach the observed sum (two-sided 18/256),
+# and above it only two (4/256). For ssai1 p 0.0078 is below 0.05 (judged
+# on lossy alone), for the placebo's rd_next guardrail above 0.05/8 =
+# 0.00625: the run stands. Against the placebo ssai1's logs are all 0: no
+# difference, so the rule decides nothing.
+samepass="NR == FNR { if ($reader2 && \$4 == \"package\") v[\$1 \$2] = \$8; next }"
+check "the package's own cells: a candidate as the placebo" variant alone \
+	"$samepass $reader2 && (\$4 == \"ssai1\" || \$4 == \"placebo\") { \$8 = v[\$1 \$2] * (\$2 == 8 ? 1.5 : 0.5) } { print }"
+check "... the run stands" grep -Fqx 'placebo,all,nv_p50,verdict,,,,,,,no difference shown' "$tmp/alone/decisions.csv"
+check "... better than the package" grep -Fqx \
+	'ssai1,lossy,rd_next,primary,8,0.0078125,0.996094,0.5736,0.5,0.866,better' "$tmp/alone/decisions.csv"
+check "... not than the placebo" grep -Fqx \
+	'ssai1,lossy,rd_next,primary against placebo,8,1,1,1,,,no difference' "$tmp/alone/decisions.csv"
+check "... so no difference shown" grep -Fqx 'ssai1,all,rd_next,verdict,,,,,,,no difference shown' \
+	"$tmp/alone/decisions.csv"
+check_match "... and the report says why" \
+	'rd_next better than the package alone on lossy \(p 0\.007812, ×0\.574\), not than the placebo \(against the placebo: p 1, ×1\.000\)' \
+	"$(cat "$tmp/alone/report.md")"
 
 # One round decides nothing, however clear its figures: 1/2 > 0.05/2.
 # shellcheck disable=SC2016 # awk's fields, not the shell's

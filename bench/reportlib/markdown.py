@@ -150,10 +150,13 @@ def decision_rows(judgements, decide_links):
                 cols.append("no valid pair" if c.left_out else "not measured")
             else:
                 lo, hi = c.ci
-                cols.append("p better %.4g, p worse %.4g, ×%.3f [%s], n %d%s%s" % (
+                c2 = j.primary2.get(lk)
+                cols.append("p better %.4g, p worse %.4g, ×%.3f [%s], n %d%s%s%s" % (
                     c.p_better, c.p_worse, c.ratio, "0–∞" if hi == float("inf") else "%.3f–%.3f" % (lo, hi), c.n,
                     " (%d left out)" % len(c.left_out) if c.left_out else "",
-                    " **better**" if c.better else " **worse**" if c.worse else ""))
+                    "; against the %s: p better %.4g, p worse %.4g, ×%.3f, n %d" % (
+                        j.second, c2.p_better, c2.p_worse, c2.ratio, c2.n) if c2 is not None and c2.n else "",
+                    " **better**" if lk in j.better_on else " **worse**" if lk in j.worse_on else ""))
         trips = ", ".join("%s on %s" % t for t in j.tripped) or "none"
         w.append("| %s | %s | %s | %s | **%s**: %s |" % (name, j.fig, " | ".join(cols), trips, j.shown, j.why))
     return w
@@ -230,7 +233,8 @@ def write_report(res, summary, rounds, ctx, judgements, state, power, plotted):
     if judgements:
         w("Per link: the one-sided p of the primary, better and worse, the geometric mean ratio candidate / package "
           "[its 95%% interval], "
-          "the paired rounds. Bonferroni: a primary judged on |L| links at %g/|L|, each guardrail at %g/m." % (
+          "the paired rounds; then the same against the placebo, the package's second copy (better or worse "
+          "takes both). Bonferroni: a primary judged on |L| links at %g/|L|, each guardrail at %g/m." % (
               ALPHA, ALPHA))
         w("")
         L.extend(decision_rows(judgements, ctx["decide_links"]))
@@ -240,8 +244,9 @@ def write_report(res, summary, rounds, ctx, judgements, state, power, plotted):
     w("False passes and power, from this run's own placebo: for each primary figure and link, the placebo's "
       "per-round log ratios against the package are draws of the noise; for a true effect d, the share of all "
       "2^n sign flips of those draws, shifted by log(1 − d) (log(1 + d) where higher is better), on which the "
-      "primary passes on that link (p at most α per link, the ratio at least 3% better). d = 0: the false-pass "
-      "rate. Beyond 12 rounds, a seeded sample of 4096 flips.")
+      "primary passes on that link against one copy of the package (p at most α per link, the ratio at least 3% "
+      "better). d = 0: the false-pass rate. The rule asks for a pass against both copies, so the rule's own "
+      "false-pass rate and power are at most these. Beyond 12 rounds, a seeded sample of 4096 flips.")
     w("")
     L.extend(power_table(power))
     w("")

@@ -35,7 +35,9 @@ RULE = [
     "default {primary}), and the links L where it is judged (links=, default every link of the decide pass). "
     "It passes if on at least one link of L the exact one-sided sign-flip p (better) is at most {alpha:g}/|L| "
     "(Bonferroni) and the geometric mean ratio is at least {gain:g}% better; it loses if on at least one link "
-    "of L the one-sided p (worse) is at most {alpha:g}/|L| and the ratio at least {gain:g}% worse.",
+    "of L the one-sided p (worse) is at most {alpha:g}/|L| and the ratio at least {gain:g}% worse. Both against "
+    "each copy of the package: the package and the placebo, paired by round the same way, so that the package's "
+    "own cells, shared by every comparison, cannot decide alone (where there is no placebo, against the package).",
     "Guardrails: {guards}, less the primary, on every link of the decide pass. One trips when its one-sided p "
     "(worse) is at most {alpha:g}/m (m = the guardrails × the decide links) and its ratio is at least {gain:g}% "
     "worse.",
@@ -136,9 +138,9 @@ class Comparison:
     ALPHA_K; the ratio's 95% interval when asked; the rounds left out for
     an invalid load."""
 
-    def __init__(self, rounds, name, link, fig, settings, alpha_k, interval=False):
+    def __init__(self, rounds, name, link, fig, settings, alpha_k, interval=False, ref=REFERENCE):
         self.left_out = []
-        logs = paired_logs(rounds, name, link, fig, settings, left_out=self.left_out)
+        logs = paired_logs(rounds, name, link, fig, settings, ref=ref, left_out=self.left_out)
         better = FIG[fig][4]
         self.n = len(logs)
         if self.n > MAX_ROUNDS:
@@ -161,16 +163,22 @@ def reachable(n, alpha):
 
 
 class Judgement:
-    """A candidate against the package: its primary on each link of L, its
-    guardrails on each decide link, its verdict."""
+    """A candidate against the package: its primary on each link of L (and
+    against SECOND, the placebo, the package's second copy), its guardrails
+    on each decide link, its verdict."""
 
-    def __init__(self, c, rounds, decide_links, settings, extra_guards=()):
+    def __init__(self, c, rounds, decide_links, settings, extra_guards=(), second=None):
         self.c = c
         self.fig = primary_of(c)
         self.links = c.links or list(decide_links)
         self.alpha_primary = ALPHA / len(self.links) if self.links else ALPHA
         self.primary = {lk: Comparison(rounds, c.name, lk, self.fig, settings, self.alpha_primary, interval=True)
                         for lk in self.links}
+        # The same test against the placebo: a primary passes or loses on
+        # a link only where it does against both copies of the package.
+        self.second = second
+        self.primary2 = {lk: Comparison(rounds, c.name, lk, self.fig, settings, self.alpha_primary, ref=second)
+                         for lk in self.links} if second else {}
         # EXTRA_GUARDS: for the placebo, the other candidates' primary
         # figures, so that it is tested wherever a candidate is.
         self.guard_figs = [g for g in dict.fromkeys(list(GUARDRAILS) + list(extra_guards)) if g != self.fig]
@@ -182,8 +190,14 @@ class Judgement:
         cells = {(r, lk) for (pas, r, lk, p) in rounds.figs if pas == "decide" and p == c.name}
         refs = {(r, lk) for (pas, r, lk, p) in rounds.figs if pas == "decide" and p == REFERENCE}
         self.rounds = min((len({r for r, lk2 in cells & refs if lk2 == lk}) for lk in decide_links), default=0)
-        self.better_on = [lk for lk in self.links if self.primary[lk].better]
-        self.worse_on = [lk for lk in self.links if self.primary[lk].worse]
+        self.better_on = [lk for lk in self.links if self.primary[lk].better and
+                          (not second or self.primary2[lk].better)]
+        self.worse_on = [lk for lk in self.links if self.primary[lk].worse and
+                         (not second or self.primary2[lk].worse)]
+        # Better or worse against the package alone: the package's own
+        # cells, which the placebo does not share.
+        self.package_only = [lk for lk in self.links if second and lk not in self.better_on + self.worse_on and
+                             (self.primary[lk].better or self.primary[lk].worse)]
         # A placebo trips a guardrail either way: better or worse, it is a
         # difference where there is none.
         self.tripped = [k for k, cmp_ in self.guards.items()
@@ -202,6 +216,13 @@ class Judgement:
             why.append("%d paired round(s): the smallest p, %.4g, is above %.4g: no guardrail could trip" % (
                 self.rounds, 0.5 ** self.rounds, self.alpha_guard))
         return "; ".join(why) or None
+
+    def against_second(self, lk, side):
+        """"; against the placebo: p P, ×R" for the primary on LK, or ""."""
+        if not self.second:
+            return ""
+        cmp_ = self.primary2[lk]
+        return "; against the %s: p %.4g, ×%.3f" % (self.second, getattr(cmp_, side), cmp_.ratio)
 
     def untestable(self):
         """The guardrails whose valid rounds (a load left out where the
@@ -224,10 +245,17 @@ class Judgement:
             g, lk, "worse" if self.guards[(g, lk)].worse else "better",
             min(self.guards[(g, lk)].p_worse, self.guards[(g, lk)].p_better), self.guards[(g, lk)].ratio)
             for g, lk in self.tripped)
-        better = "; ".join("%s better on %s (p %.4g, ×%.3f)" % (self.fig, lk, self.primary[lk].p_better,
-                                                             self.primary[lk].ratio) for lk in self.better_on)
-        worse = "; ".join("%s worse on %s (p %.4g, ×%.3f)" % (self.fig, lk, self.primary[lk].p_worse,
-                                                           self.primary[lk].ratio) for lk in self.worse_on)
+        better = "; ".join("%s better on %s (p %.4g, ×%.3f%s)" % (
+            self.fig, lk, self.primary[lk].p_better, self.primary[lk].ratio, self.against_second(lk, "p_better"))
+            for lk in self.better_on)
+        worse = "; ".join("%s worse on %s (p %.4g, ×%.3f%s)" % (
+            self.fig, lk, self.primary[lk].p_worse, self.primary[lk].ratio, self.against_second(lk, "p_worse"))
+            for lk in self.worse_on)
+        alone = "; ".join("%s %s than the package alone on %s (p %.4g, ×%.3f), not than the placebo (%s)" % (
+            self.fig, "better" if self.primary[lk].better else "worse", lk,
+            min(self.primary[lk].p_better, self.primary[lk].p_worse), self.primary[lk].ratio,
+            self.against_second(lk, "p_better" if self.primary[lk].better else "p_worse").lstrip("; "))
+            for lk in self.package_only)
         if self.c.placebo:
             if self.worse_on:
                 return "loses", worse
@@ -246,6 +274,8 @@ class Judgement:
             best = min(self.links, key=lambda lk: self.primary[lk].p_better, default=None)
             why = "primary not better" + (" (best: %s, p %.4g against %.4g, ×%.3f)" % (
                 best, self.primary[best].p_better, self.alpha_primary, self.primary[best].ratio) if best else "")
+            if alone:
+                why += "; " + alone
             if self.tripped:
                 why += "; guardrail tripped: " + trips
             verdict = "fails"
@@ -261,7 +291,9 @@ def judge_all(cands, rounds, decide_links, settings):
     verdict (shown) says void or cannot decide where the run does."""
     measured = {p for (pas, _, _, p) in rounds.figs if pas == "decide"}
     primaries = [primary_of(c) for c in cands if c.name in measured and not c.placebo]
-    out = {c.name: Judgement(c, rounds, decide_links, settings, primaries if c.placebo else ())
+    second = next((c.name for c in cands if c.placebo and c.name in measured), None)
+    out = {c.name: Judgement(c, rounds, decide_links, settings, primaries if c.placebo else (),
+                             None if c.placebo else second)
            for c in cands if c.name in measured}
     placebos = [j for j in out.values() if j.c.placebo]
     # Without a placebo that the rounds can judge, nothing shows that chance
@@ -330,6 +362,12 @@ def write_decisions(res, judgements, state):
                 wr.writerow([name, lk, j.fig, "primary", cmp_.n, p(cmp_.p_better), p(cmp_.p_worse),
                              fmt_csv(cmp_.ratio), fmt_csv(cmp_.ci[0]), fmt_csv(cmp_.ci[1]),
                              result if cmp_.n else unmeasured(cmp_)])
+                if j.second:
+                    cmp2 = j.primary2[lk]
+                    result = "better" if cmp2.better else "worse" if cmp2.worse else "no difference"
+                    wr.writerow([name, lk, j.fig, "primary against " + j.second, cmp2.n, p(cmp2.p_better),
+                                 p(cmp2.p_worse), fmt_csv(cmp2.ratio), "", "",
+                                 result if cmp2.n else unmeasured(cmp2)])
             for (g, lk), cmp_ in j.guards.items():
                 wr.writerow([name, lk, g, "guardrail", cmp_.n, p(cmp_.p_better), p(cmp_.p_worse),
                              fmt_csv(cmp_.ratio), "", "",
