@@ -29,6 +29,9 @@
 #	VM_GUESTFWD	with VM_NIC=1, a QEMU guestfwd rule for that network
 #			(tcp:ADDR:PORT-cmd:COMMAND, no commas): the one way
 #			out of the VM that restrict=on leaves
+#	VM_HOSTFWD	with VM_NIC=1, a QEMU hostfwd rule for that network
+#			(tcp:127.0.0.1:PORT-:GUESTPORT): a port of this
+#			machine that leads to one of the guest's
 #	VM_APPEND	more kernel parameters for the guest
 #	VM_ARCH		amd64 (default) or arm64: the Debian architecture of
 #			the image vm_image builds and of the QEMU vm_boot runs
@@ -39,8 +42,8 @@
 #	VM_TCG_THREAD	"multi" (default: a host thread per vCPU) or
 #			"single" (one host thread runs all the guest's
 #			vCPUs in turn): see vm_accel_args
-# VM_NIC, VM_DISK2, VM_GUESTFWD and VM_APPEND are read by each vm_boot, so
-# they can be given for one boot only: VM_NIC=1 vm_boot ...
+# VM_NIC, VM_DISK2, VM_GUESTFWD, VM_HOSTFWD and VM_APPEND are read by each
+# vm_boot, so they can be given for one boot only: VM_NIC=1 vm_boot ...
 
 VM_LIBDIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 VM_TOPDIR=$(cd "$VM_LIBDIR/../.." && pwd)
@@ -486,7 +489,7 @@ vm_machine() {
 
 # vm_qemu_args DISK CPUS SHARE: sets, in the caller, qemu (the QEMU command
 # line for a boot of DISK with CPUS vCPUs and SHARE as 9p tag host0), as
-# VM_NIC, VM_DISK2, VM_GUESTFWD and VM_APPEND ask.
+# VM_NIC, VM_DISK2, VM_GUESTFWD, VM_HOSTFWD and VM_APPEND ask.
 vm_qemu_args() {
 	local disk=$1 cpus=$2 share=$3
 	local machine console
@@ -502,7 +505,7 @@ vm_qemu_args() {
 	local nic=(-nic none) disk2=()
 	if [ "${VM_NIC:-0}" = 1 ]; then
 		# shellcheck disable=SC2054 # one QEMU argument with commas
-		nic=(-nic "user,model=virtio-net-pci,restrict=on${VM_GUESTFWD:+,guestfwd=$VM_GUESTFWD}")
+		nic=(-nic "user,model=virtio-net-pci,restrict=on${VM_GUESTFWD:+,guestfwd=$VM_GUESTFWD}${VM_HOSTFWD:+,hostfwd=$VM_HOSTFWD}")
 		append="$append systemd.wants=systemd-networkd.service"
 	fi
 	if [ -n "${VM_DISK2:-}" ]; then

@@ -1,12 +1,16 @@
 # shellcheck shell=bash disable=SC2034 # title, estimate and needs are read by tests/vm/run
-# 22. Ansible: a Debian 13 server runs examples/ansible/wp-panel-nettune.yml
-#     (the role roles/wp_panel_nettune) against itself, unchanged, from an
-#     inventory whose host_vars/localhost.yml gives the repository's URL and
-#     key, cubic, and "leave the installer's file": the role's defaults say
-#     example.invalid, auto and true, so each value seen is the inventory's.
+# 22. Ansible: examples/ansible/wp-panel-nettune.yml (the role
+#     roles/wp_panel_nettune), unchanged, run as an administrator runs it:
+#     from another machine, over SSH, against a Debian 13 server. The
+#     controller is the image's own ansible-core, run on this machine in a
+#     chroot of the image (tests/vm/run's image_check, at this machine's
+#     speed); the server is the VM, whose sshd this machine reaches through
+#     a QEMU hostfwd port, as root with a key made for the run. The
+#     inventory's host_vars give the repository's URL and key, cubic, and
+#     "leave the installer's file": the role's defaults say example.invalid,
+#     auto and true, so each value seen is the inventory's.
 #     The playbook passes ansible-playbook --syntax-check and ansible-lint,
-#     the image's own, run on the host in a chroot of the image (no boot
-#     needed for them: tests/vm/run's image_check).
+#     the image's own, in the same chroot.
 #     The first run adds the repository, preseeds both answers, installs the
 #     package and checks status; the second reports changed=0 and does not
 #     update the package lists (cache_valid_time); the profile is cubic (2
@@ -15,15 +19,18 @@
 #     status 0. With the installer's file put in place and applied, left
 #     there as the inventory says, and a 70-local.conf overriding one more
 #     key, a fourth run reports both as chosen and succeeds; a fifth, after
-#     a sysctl -w behind the package's back, fails its check. The repository is served in the guest on 127.0.0.1
-#     (repo_serve), the image's own sources aside; cloud-init, in the image
-#     for scenario 21, stays off without a seed.
+#     a sysctl -w behind the package's back, fails its check. The guest
+#     script asks for each run through the share (NAME.go), this machine's
+#     controller answers with its log and exit status (NAME.log, NAME.rc),
+#     and the guest checks the machine in between. The repository is served
+#     in the guest on 127.0.0.1 (repo_serve), the image's own sources aside;
+#     cloud-init, in the image for scenario 21, stays off without a seed.
 title="Ansible playbook: twice, the second run changes nothing"
 wants=repos
 estimate=900
 
 scenario() {
-	local dir
+	local dir port controller rc=0
 	# An image of its own, for this scenario only (local: the next one
 	# gets the run's).
 	local VM_IMAGE VM_KERNEL VM_INITRD VM_RELEASE
@@ -32,16 +39,22 @@ scenario() {
 	dir=$(share converge)
 	cp -r "$TOP/examples" "$dir/"
 	# The inventory, as examples/ansible/inventory.example and
-	# host_vars.example/ say to write one.
+	# host_vars.example/ say to write one: the server is this machine's
+	# port that QEMU forwards to the guest's sshd.
+	port=$(free_port) || return 1
 	mkdir "$dir/host_vars"
-	echo 'localhost ansible_connection=local' >"$dir/inventory"
+	{
+		echo "server ansible_host=127.0.0.1 ansible_port=$port ansible_user=root" \
+			"ansible_ssh_private_key_file=/tmp/id_ed25519" \
+			"ansible_ssh_common_args='-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null'"
+	} >"$dir/inventory"
 	{
 		echo "wp_panel_nettune_repo_url: $REPO_URL"
 		echo "wp_panel_nettune_repo_key: |"
 		sed 's/^/  /' "$REPOS/repo/wp-panel-nettune-archive-keyring.asc"
 		echo "wp_panel_nettune_congestion: cubic"
 		echo "wp_panel_nettune_take_over_installer_tuning: false"
-	} >"$dir/host_vars/localhost.yml"
+	} >"$dir/host_vars/server.yml"
 	cp "$TOP/share/installer/99-wp-panel.conf.2cpu" "$dir/installer-2cpu.conf"
 	# The static checks need no machine: the image's own ansible-core and
 	# ansible-lint, run here.
@@ -60,33 +73,79 @@ scenario() {
 		return 1
 	image_check ansible-lint "ansible-lint" "$dir" sh /host/static-checks lint || return 1
 	sed 's/^/#   /' "$LOGDIR/$SCENARIO-ansible-lint.log"
-	boot converge "$(disk ansible)" 2 1500 <<'GUEST'
+	# The controller: a key for the guest's root (id_ed25519.pub, which the
+	# guest waits for), then each run the guest asks for (NAME.go, its
+	# arguments one a line), in the order asked, until the guest is done
+	# (stop).
+	cat >"$dir/controller" <<-'CONTROL'
+		ssh-keygen -q -t ed25519 -N '' -C 'the controller of scenario 22' -f /tmp/id_ed25519 || exit 1
+		cp /tmp/id_ed25519.pub /host/id_ed25519.pub.tmp && mv /host/id_ed25519.pub.tmp /host/id_ed25519.pub
+		cp -r /host/examples/ansible /tmp/ansible
+		cp -r /host/inventory /host/host_vars /tmp/ansible/
+		cd /tmp/ansible || exit 1
+		# Pipelining: a task is one process on the server, not five.
+		export ANSIBLE_NOCOLOR=1 ANSIBLE_PIPELINING=True ANSIBLE_LOCAL_TEMP=/tmp/ansible-local
+		while [ ! -e /host/stop ]; do
+			for go in /host/*.go; do
+				[ -e "$go" ] || continue
+				run=${go%.go}
+				IFS='
+		'
+				# shellcheck disable=SC2046 # one argument a line
+				set -- $(cat "$go")
+				unset IFS
+				rm -f "$go"
+				echo "$(date +%T) $run: ansible-playbook $*"
+				rc=0
+				ansible-playbook -v -i inventory wp-panel-nettune.yml "$@" >"$run.log" 2>&1 || rc=$?
+				echo "$(date +%T) $run: exit $rc"
+				echo "$rc" >"$run.rc.tmp" && mv "$run.rc.tmp" "$run.rc"
+			done
+			sleep 0.5
+		done
+	CONTROL
+	vm_image_chroot "$dir" sh /host/controller >"$LOGDIR/$SCENARIO-controller.log" 2>&1 &
+	controller=$!
+	VM_NIC=1 VM_HOSTFWD="tcp:127.0.0.1:$port-:22" boot converge "$(disk ansible)" 2 1500 <<'GUEST' || rc=$?
 check_eq "2 vCPUs" 2 "$(nproc)"
 check_eq "cloud-init is off: no seed, no datasource" "status: disabled" \
 	"$(cloud-init status 2>&1 | head -n 1)"
-export ANSIBLE_NOCOLOR=1
-# One process per task, not five (a temporary folder made, the module put
-# there, chmod, run, removed): the role is the same, its runs about half
-# as long under emulation.
-export ANSIBLE_PIPELINING=True
-cp -r /host/examples /root/examples
-cd /root/examples/ansible || exit 1
-cp -r /host/inventory /host/host_vars .
-pb=wp-panel-nettune.yml
+# The controller's key, for root: the server is administered as root.
+i=0
+while [ ! -f /host/id_ed25519.pub ] && [ "$i" -lt 120 ]; do sleep 1 && i=$((i + 1)); done
+install -d -m 0700 /root/.ssh
+check "the controller's key for root" install -m 0600 /host/id_ed25519.pub /root/.ssh/authorized_keys
+check "sshd is running" systemctl is-active --quiet ssh.service
 
 apt_sources_aside
 repo_serve /host/repo
-# playbook NAME [ARG...]: one run against this machine, logged as NAME.
+# playbook NAME [ARG...]: one run of the controller's ansible-playbook
+# against this machine, its output in /host/NAME.log; its exit status.
 playbook() {
 	_run=$1
 	shift
-	logged "$_run" ansible-playbook -v -i inventory "$pb" "$@"
+	rm -f "/host/$_run.rc"
+	printf '%s\n' "$@" >"/host/$_run.go.tmp" && mv "/host/$_run.go.tmp" "/host/$_run.go"
+	_waited=0
+	while [ ! -f "/host/$_run.rc" ]; do
+		if [ "$_waited" -ge 600 ]; then
+			echo "# $_run: no answer from the controller in 600 s"
+			return 124
+		fi
+		sleep 1
+		_waited=$((_waited + 1))
+	done
+	_rc=$(cat "/host/$_run.rc")
+	if [ "$_rc" != 0 ]; then
+		tail -n 20 "/host/$_run.log" | sed 's/^/#   /'
+	fi
+	return "$_rc"
 }
 # inrelease: how many times apt asked the repository for its InRelease.
 inrelease() { grep -c 'GET /dists/trixie/InRelease' /host/http.log || true; }
 # recap NAME: the PLAY RECAP line of run NAME, blanks squeezed.
 recap() {
-	sed -n 's/^localhost *: //p' "/host/$1.log" | tr -s ' ' | sed 's/ $//'
+	sed -n 's/^server *: //p' "/host/$1.log" | tr -s ' ' | sed 's/ $//'
 }
 check "first run" playbook first-run
 note "first run: $(recap first-run)"
@@ -159,4 +218,7 @@ check_match "fifth run, after a sysctl -w: the check fails" \
 said "fifth run: and says which key" drift-run 'tcp_fin_timeout .*DRIFT'
 rm /etc/sysctl.d/70-local.conf
 GUEST
+	touch "$dir/stop"
+	wait "$controller" || true
+	return "$rc"
 }
