@@ -268,7 +268,7 @@ tree_compare() {
 	# image) stay.
 	if [ -d /var/lib/ucf/cache ]; then
 		check_eq "$1: /var/lib/ucf/cache holds no copy of the package's fragments" "" \
-			"$(ls -A /var/lib/ucf/cache | grep wp-panel-nettune)"
+			"$(find /var/lib/ucf/cache -mindepth 1 -name '*wp-panel-nettune*')"
 	fi
 	check_same "$1" /tmp/tree.before /tmp/tree.after
 }
