@@ -351,6 +351,11 @@ def write_decisions(res, judgements, state):
     def unmeasured(cmp_):
         return "no valid pair" if cmp_.left_out else "not measured"
 
+    def result(cmp_):
+        if not cmp_.n:
+            return unmeasured(cmp_)
+        return "better" if cmp_.better else "worse" if cmp_.worse else "no difference"
+
     with open(os.path.join(res, "decisions.csv"), "w", encoding="utf-8", newline="") as f:
         wr = csv.writer(f, lineterminator="\n")
         wr.writerow(["candidate", "link", "figure", "role", "n", "p_better", "p_worse", "ratio", "ci_low",
@@ -358,16 +363,12 @@ def write_decisions(res, judgements, state):
         for name, j in judgements.items():
             for lk in j.links:
                 cmp_ = j.primary[lk]
-                result = "better" if cmp_.better else "worse" if cmp_.worse else "no difference"
                 wr.writerow([name, lk, j.fig, "primary", cmp_.n, p(cmp_.p_better), p(cmp_.p_worse),
-                             fmt_csv(cmp_.ratio), fmt_csv(cmp_.ci[0]), fmt_csv(cmp_.ci[1]),
-                             result if cmp_.n else unmeasured(cmp_)])
+                             fmt_csv(cmp_.ratio), fmt_csv(cmp_.ci[0]), fmt_csv(cmp_.ci[1]), result(cmp_)])
                 if j.second:
                     cmp2 = j.primary2[lk]
-                    result = "better" if cmp2.better else "worse" if cmp2.worse else "no difference"
                     wr.writerow([name, lk, j.fig, "primary against " + j.second, cmp2.n, p(cmp2.p_better),
-                                 p(cmp2.p_worse), fmt_csv(cmp2.ratio), "", "",
-                                 result if cmp2.n else unmeasured(cmp2)])
+                                 p(cmp2.p_worse), fmt_csv(cmp2.ratio), "", "", result(cmp2)])
             for (g, lk), cmp_ in j.guards.items():
                 wr.writerow([name, lk, g, "guardrail", cmp_.n, p(cmp_.p_better), p(cmp_.p_worse),
                              fmt_csv(cmp_.ratio), "", "",
