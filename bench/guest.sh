@@ -41,6 +41,7 @@ DOCROOT=/srv/bench
 TLS=/etc/nginx/bench-tls
 NGINX_CONF=/etc/nginx/bench.conf
 NGINX_PID=/run/nginx-bench.pid
+NGINX_PROFILE=/etc/nginx/bench-profile.conf
 INSTALLER_CONF=/etc/sysctl.d/99-wp-panel.conf
 PKG_FRAGMENT=/etc/sysctl.d/60-wp-panel-nettune.conf
 SERVER_IP=10.0.1.1
@@ -372,9 +373,12 @@ http {
 		ssl_certificate_key $TLS/key.pem;
 		ssl_protocols TLSv1.3;
 		root $DOCROOT;
+		# The profile's own directives (a candidate's "nginx" lines).
+		include $NGINX_PROFILE;
 	}
 }
 EOF
+: >"$NGINX_PROFILE"
 # The competing sender: another nginx, plain HTTP, in its own namespace on
 # the client's CPU (everything there is), started once: its flows are the
 # same under every profile.
@@ -524,6 +528,7 @@ while IFS= read -r line; do
 		echo "# candidate $name: the package's profile, then:" >>"$PROF/$name.conf"
 		;;
 	'route '*) echo "${line#route }" >"$PROF/$name.route" ;;
+	'nginx '*) echo "${line#nginx }" >>"$PROF/$name.nginx" ;;
 	*) echo "$line" >>"$PROF/$name.conf" ;;
 	esac
 done </host/candidates
@@ -543,6 +548,7 @@ for f in "$PROF"/*.conf; do
 	p=$(basename "$f" .conf)
 	cp "$f" "$SET/profile-$p.conf"
 	[ ! -f "$PROF/$p.route" ] || cp "$PROF/$p.route" "$SET/profile-$p.route"
+	[ ! -f "$PROF/$p.nginx" ] || cp "$PROF/$p.nginx" "$SET/profile-$p.nginx"
 done
 
 # The purge must have put every key back.
@@ -638,13 +644,21 @@ apply_profile() {
 		[ "${got[$key]:-}" = "${WANT[$p:$key]}" ] ||
 			die "profile $p: $key is '${got[$key]:-}' (${SCOPE[$key]}), not '${WANT[$p:$key]}'"
 	done
+	# nginx's directives for the profile: the candidate's, or none.
+	if [ -f "$PROF/$p.nginx" ]; then
+		cp "$PROF/$p.nginx" "$NGINX_PROFILE"
+	else
+		: >"$NGINX_PROFILE"
+	fi
 	qdisc=${WANT[$p:net.core.default_qdisc]}
 	in_ns srv tc qdisc replace dev s-r root "$qdisc" || die "tc qdisc $qdisc on s-r"
 	if [ ! -f "$SET/applied-$p.txt" ]; then
-		cp "$tmp_applied" "$SET/applied-$p.txt"
-		echo "server egress qdisc (s-r) = $(in_ns srv tc qdisc show dev s-r)" \
-			>>"$SET/applied-$p.txt"
-		echo "server default route = $(in_ns srv ip route show default)" >>"$SET/applied-$p.txt"
+		{
+			cat "$tmp_applied"
+			echo "server egress qdisc (s-r) = $(in_ns srv tc qdisc show dev s-r)"
+			echo "server default route = $(in_ns srv ip route show default)"
+			sed 's/^/nginx directive = /' "$NGINX_PROFILE"
+		} >"$SET/applied-$p.txt"
 	fi
 	nginx_restart
 }

@@ -166,8 +166,10 @@ check_match "the Gilbert-Elliott loss: 0.5/20.5 x 50% + 20/20.5 x 0.1% = 1.32%" 
 	"$report"
 check_match "competing flows: the fair share, 1/3" 'fair share of the bytes toward the client: 1/3 = 33%; ' "$report"
 check_match "competing flows: the package's share, 2/(2+2)" \
-	'^\| package \| 50 \(50–50\)% \| 1\.50 \(1\.50–1\.50\) s \| 0\.60 \(.*\) s \| 5\.00 \(5\.00–5\.00\) s \|$' \
+	'^\| ref \| package \| 50 \(50–50\)% \| 1\.50 \(1\.50–1\.50\) s \| 0\.60 \(.*\) s \| 5\.00 \(5\.00–5\.00\) s \|$' \
 	"$report"
+check "competing flows: no decide pass on that link, no decide row" \
+	sh -c "! grep -Eq '^\\| decide \\| [a-z0-9]+ \\| [0-9]+ \\(' '$tmp/res/report.md'"
 check_match "targets from the reference pass" '^From the reference pass\.$' "$report"
 check_match "target: requests/s +15% met (16 against 11)" \
 	'^\* Lossy link, keep-alive requests/s .*: \*\*met\*\*\. Package 16\.0 against 11\.0 \(×1\.45\)\.$' \
@@ -229,6 +231,27 @@ check "void: the placebo on another candidate's primary" variant cpu \
 check "void: ... decisions.csv says so" grep -Fqx \
 	'placebo,all,nv_p50,verdict,,,,,,,trips a guardrail (the run is void)' "$tmp/cpu/decisions.csv"
 check "void: ... on ka_srv_ms" grep -q '^placebo,lossy,ka_srv_ms,guardrail,8,.*,tripped$' "$tmp/cpu/decisions.csv"
+# The competing-flow link in the decide pass too: the reference pass's cells
+# of stock and the package copied into it. The table shows both passes.
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+check "competing flows: a decide pass on that link" variant cdecide \
+	'NR == FNR { next } { print } $1 == "ref" && $3 == "compete" && $4 == "package" { $1 = "decide"; print }'
+check "competing flows: ... its row under the reference pass's" sh -c \
+	"grep -A1 '^| ref | package | 50 (50–50)% |' '$tmp/cdecide/report.md' | grep -q '^| decide | package | 50 (50–50)% | 1.50 '"
+# A measure-only candidate's primary is not one of the placebo's guardrails:
+# initcwnd measured on the reader's first page (rd_first), and the placebo's
+# first page 10 times slower on lossy. Were rd_first guarded, m would be 5
+# figures x 2 links, 0.05/10 >= 1/256, and the run void; it stands.
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+check "measure-only: the variant reports" variant first \
+	'NR == FNR { next } $4 == "placebo" && $3 == "lossy" && $5 == "reader" && $6 == "ttlb_s" && $7 == 1 { $8 *= 10 } { print }'
+sed -i 's/^\[initcwnd measure-only\]/[initcwnd measure-only primary=rd_first]/' "$tmp/first/settings/candidates"
+check "measure-only: ... with initcwnd's primary rd_first" "$top/bench/report" --no-plot "$tmp/first"
+check "measure-only: ... judged on rd_first" grep -q '^initcwnd,lossy,rd_first,primary,' "$tmp/first/decisions.csv"
+check "measure-only: the placebo has no rd_first guardrail" \
+	sh -c "! grep -q '^placebo,[a-z]*,rd_first,' '$tmp/first/decisions.csv'"
+check "measure-only: the run stands" grep -Fqx 'placebo,all,nv_p50,verdict,,,,,,,no difference shown' \
+	"$tmp/first/decisions.csv"
 # Its new visitors twice as fast on lossy: all 8 log ratios below 0, p
 # 1/256 <= 0.05/2, ratio 0.5: the placebo passes.
 # shellcheck disable=SC2016 # awk's fields, not the shell's

@@ -48,7 +48,8 @@ RULE = [
     "candidate is judged the same way, its verdict prefixed \"measured only:\".",
     "The placebo is the package's profile under a second name: it is judged as a candidate. If it passes or "
     "loses on its primary, or trips a guardrail (better or worse: for it both are a difference where there is "
-    "none; its guardrails also take in every other candidate's primary figure), chance alone decided something "
+    "none; its guardrails also take in the primary figure of every other candidate that is not measure-only), "
+    "chance alone decided something "
     "and the run is **void**: every "
     "verdict is then shown as void, the would-be verdict in brackets. Without a placebo the rule cannot decide.",
     "Effect: the geometric mean ratio of each candidate's primary on each link, and its 95% interval: the ratios "
@@ -290,7 +291,10 @@ def judge_all(cands, rounds, decide_links, settings):
     and the run's state: (void, a sentence). Each Judgement's shown
     verdict (shown) says void or cannot decide where the run does."""
     measured = {p for (pas, _, _, p) in rounds.figs if pas == "decide"}
-    primaries = [primary_of(c) for c in cands if c.name in measured and not c.placebo]
+    # A measure-only candidate decides nothing, so its figure is not one the
+    # placebo must guard: with it, a fifth figure on four links would put
+    # the placebo's guardrails out of 8 rounds' reach (0.05/16 < 1/256).
+    primaries = [primary_of(c) for c in cands if c.name in measured and not c.placebo and not c.measure_only]
     second = next((c.name for c in cands if c.placebo and c.name in measured), None)
     out = {c.name: Judgement(c, rounds, decide_links, settings, primaries if c.placebo else (),
                              None if c.placebo else second)

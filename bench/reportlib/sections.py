@@ -48,7 +48,7 @@ def fig_list(summary, pas, link, prof, ref, figs):
 
 
 def competing(summary, links, link_info, profiles):
-    w = ["## Competing flows (reference pass)", ""]
+    w = ["## Competing flows", ""]
     busy = [lk for lk in links if link_info.get(lk, {}).get("flows", 0) > 0]
     if not busy:
         return w + ["No link with competing flows in this run.", ""]
@@ -57,19 +57,23 @@ def competing(summary, links, link_info, profiles):
         w += ["Link %s: %d long cubic flow(s) beside the server's, from another sender through the same "
               "bottleneck (a buffer of %g BDP). One sender's fair share of the bytes toward the client: 1/%d = "
               "%.0f%%; the server's loads open several connections at once (wrk's ten), so stock's cubic share "
-              "is the baseline to read the others against." % (
+              "is the baseline to read the others against. Medians of each pass: the decide pass's rows are the "
+              "profiles the rule judges, where the link is one of its links." % (
                   lk, flows, link_info[lk].get("buffer", 1), flows + 1, 100 / (flows + 1)), "",
-              "| profile | the server's share of the bytes | new visitor TTLB | reader's next page | 2 MB download |",
-              "|---|---|---|---|---|"]
+              "| pass | profile | the server's share of the bytes | new visitor TTLB | reader's next page "
+              "| 2 MB download |",
+              "|---|---|---|---|---|---|"]
         shown = 0
-        for p in profiles:
-            if not any(("ref", lk, p, f) in summary for f in ("srv_share", "nv_p50", "dl_time")):
-                continue
-            shown += 1
-            w.append("| %s | %s |" % (p, " | ".join(
-                cell_text(summary.get(("ref", lk, p, f)), f) for f in ("srv_share", "nv_p50", "rd_next", "dl_time"))))
+        for pas in ("ref", "decide"):
+            for p in profiles:
+                if not any((pas, lk, p, f) in summary for f in ("srv_share", "nv_p50", "dl_time")):
+                    continue
+                shown += 1
+                w.append("| %s | %s | %s |" % (pas, p, " | ".join(
+                    cell_text(summary.get((pas, lk, p, f)), f)
+                    for f in ("srv_share", "nv_p50", "rd_next", "dl_time"))))
         if not shown:
-            w.append("| not run in the reference pass | | | | |")
+            w.append("| not run | | | | | |")
         w.append("")
     return w
 
