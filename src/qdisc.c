@@ -2,15 +2,13 @@
 /* The qdiscs of the running kernel's interfaces, from an rtnetlink dump. Only
  * status uses it, and only on the real root. */
 #include <errno.h>
-#include <linux/netlink.h>
 #include <linux/pkt_sched.h>
 #include <linux/rtnetlink.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <unistd.h>
 
+#include "netlink.h"
 #include "qdisc.h"
 
 static struct qdisc_link *link_get(struct qdisc_link *links, size_t max, size_t *n,
@@ -68,60 +66,27 @@ static int parse_message(const struct nlmsghdr *h, struct qdisc_link *links, siz
 	return 0;
 }
 
+struct qdisc_dump {
+	struct qdisc_link *links;
+	size_t max, n;
+};
+
+static int qdisc_each(const struct nlmsghdr *h, void *data)
+{
+	struct qdisc_dump *d = data;
+
+	return parse_message(h, d->links, d->max, &d->n);
+}
+
 int qdisc_list(struct qdisc_link *links, size_t max, size_t *ret_n)
 {
-	struct {
-		struct nlmsghdr h;
-		struct tcmsg tcm;
-	} req = {
-		.h.nlmsg_len = NLMSG_LENGTH(sizeof(struct tcmsg)),
-		.h.nlmsg_type = RTM_GETQDISC,
-		.h.nlmsg_flags = NLM_F_REQUEST | NLM_F_DUMP,
-		.h.nlmsg_seq = 1,
-	};
-	char buf[32768] __attribute__((aligned(NLMSG_ALIGNTO)));
-	bool done = false;
-	size_t n = 0;
-	int fd, r = 0;
+	const struct tcmsg tcm = { .tcm_family = AF_UNSPEC };
+	struct qdisc_dump d = { .links = links, .max = max };
+	int r;
 
-	fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE);
-	if (fd < 0)
-		return -errno;
-	if (send(fd, &req, req.h.nlmsg_len, 0) < 0)
-		r = -errno;
-	while (r == 0 && !done) {
-		ssize_t len = recv(fd, buf, sizeof(buf), 0);
-		struct nlmsghdr *h;
-
-		if (len < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			break;
-		}
-		if (len == 0)
-			break;
-		for (h = (struct nlmsghdr *)buf; NLMSG_OK(h, (unsigned)len);
-		     h = NLMSG_NEXT(h, len)) {
-			if (h->nlmsg_type == NLMSG_DONE) {
-				done = true;
-				break;
-			}
-			if (h->nlmsg_type == NLMSG_ERROR) {
-				const struct nlmsgerr *e = NLMSG_DATA(h);
-
-				r = e->error < 0 ? e->error : -EIO;
-				break;
-			}
-			if (h->nlmsg_type == RTM_NEWQDISC)
-				r = parse_message(h, links, max, &n);
-			if (r < 0)
-				break;
-		}
-	}
-	close(fd);
+	r = netlink_dump(RTM_GETQDISC, &tcm, sizeof(tcm), RTM_NEWQDISC, qdisc_each, &d);
 	if (r < 0)
 		return r;
-	*ret_n = n;
+	*ret_n = d.n;
 	return 0;
 }

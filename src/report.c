@@ -4,6 +4,7 @@
  * The verdict and each key's standing are decided here once, from the
  * facts alone; the printers only format them. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -247,16 +248,28 @@ static void print_key_note(const struct key_facts *k, FILE *f)
 		fprintf(f, "  (the same value as ours)");
 }
 
+/* What the kernel was not asked, or would not say (qdiscs, routes): why, in
+ * text, in JSON. */
+static const char *kernel_error_text(int error)
+{
+	return error == -EOPNOTSUPP ? "not queried under --root" : strerror(-error);
+}
+
+static bool print_text_kernel_error(const char *what, int error, FILE *f)
+{
+	if (error >= 0)
+		return false;
+	if (error == -EOPNOTSUPP)
+		fprintf(f, "%s: %s\n", what, kernel_error_text(error));
+	else
+		fprintf(f, "%s: cannot list them: %s\n", what, kernel_error_text(error));
+	return true;
+}
+
 static void print_text_qdiscs(const struct report *r, FILE *f)
 {
-	if (r->qdisc_error == -EOPNOTSUPP) {
-		fprintf(f, "qdiscs: not queried under --root\n");
+	if (print_text_kernel_error("qdiscs", r->qdisc_error, f))
 		return;
-	}
-	if (r->qdisc_error < 0) {
-		fprintf(f, "qdiscs: cannot list them: %s\n", strerror(-r->qdisc_error));
-		return;
-	}
 	for (size_t i = 0; i < r->n_links; i++) {
 		const struct qdisc_link *link = &r->links[i];
 
@@ -275,6 +288,40 @@ static void print_text_qdiscs(const struct report *r, FILE *f)
 			"note: %s %s reaches an interface when it is created; the ones\n"
 			"      above keep their qdisc until the next boot (BBR paces itself meanwhile).\n",
 			strrchr(r->qdisc->key, '.') + 1, r->qdisc->value);
+}
+
+/* One line per default route: where it goes, who added it, and the initial
+ * windows its connections start with. */
+static void print_text_routes(const struct report *r, FILE *f)
+{
+	if (print_text_kernel_error("routes", r->route_error, f))
+		return;
+	if (r->n_routes == 0)
+		fprintf(f, "routes: no default route\n");
+	for (size_t i = 0; i < r->n_routes; i++) {
+		const struct route_default *rt = &r->routes[i];
+		char name[TEXT_ESCAPED_SIZE(sizeof(rt->ifname))];
+		char proto[16];
+
+		fprintf(f, "route default");
+		if (rt->gateway[0])
+			fprintf(f, " via %s", rt->gateway);
+		if (rt->ifname[0])
+			fprintf(f, " dev %s", text_escape(rt->ifname, name, sizeof(name)));
+		fprintf(f, " (%s, %s): ", route_family_to_string(rt->family),
+			route_protocol_to_string(rt->protocol, proto, sizeof(proto)));
+		if (rt->initcwnd)
+			fprintf(f, "initcwnd %" PRIu32, rt->initcwnd);
+		else
+			fprintf(f, "initcwnd %d (the kernel's)", ROUTE_KERNEL_INITCWND);
+		if (rt->initrwnd)
+			fprintf(f, ", initrwnd %" PRIu32 "\n", rt->initrwnd);
+		else
+			fprintf(f, ", initrwnd the kernel's\n");
+	}
+	if (r->routes_left_out)
+		fprintf(f, "routes: %zu more default route(s) not shown\n",
+			r->routes_left_out);
 }
 
 /* The CPU count changed since the fragment was made. A warning names what
@@ -429,6 +476,7 @@ void report_print_text(const struct report *r, FILE *f)
 				FRAGMENT_MODULES);
 	}
 	print_text_qdiscs(r, f);
+	print_text_routes(r, f);
 
 	if (r->fragment_cpus > 0 && r->fragment_cpus != info->cpus)
 		print_text_cpus(r, f);
@@ -503,9 +551,7 @@ static void json_qdiscs(struct json *j, const struct report *r)
 {
 	if (r->qdisc_error < 0) {
 		json_null(j, "qdiscs");
-		json_string(j, "qdiscs_error",
-			    r->qdisc_error == -EOPNOTSUPP ? "not queried under --root" :
-							    strerror(-r->qdisc_error));
+		json_string(j, "qdiscs_error", kernel_error_text(r->qdisc_error));
 		return;
 	}
 	json_array_open(j, "qdiscs");
@@ -523,6 +569,41 @@ static void json_qdiscs(struct json *j, const struct report *r)
 	}
 	json_array_close(j);
 	json_null(j, "qdiscs_error");
+}
+
+static void json_routes(struct json *j, const struct report *r)
+{
+	if (r->route_error < 0) {
+		json_null(j, "routes");
+		json_string(j, "routes_error", kernel_error_text(r->route_error));
+		json_uint(j, "routes_left_out", 0);
+		return;
+	}
+	json_array_open(j, "routes");
+	for (size_t i = 0; i < r->n_routes; i++) {
+		const struct route_default *rt = &r->routes[i];
+		char proto[16];
+
+		json_object_open(j, NULL);
+		json_string(j, "family", route_family_to_string(rt->family));
+		json_string(j, "interface", rt->ifname[0] ? rt->ifname : NULL);
+		json_string(j, "gateway", rt->gateway[0] ? rt->gateway : NULL);
+		json_string(j, "protocol",
+			    route_protocol_to_string(rt->protocol, proto, sizeof(proto)));
+		json_uint(j, "metric", rt->metric);
+		if (rt->initcwnd)
+			json_uint(j, "initcwnd", rt->initcwnd);
+		else
+			json_null(j, "initcwnd");
+		if (rt->initrwnd)
+			json_uint(j, "initrwnd", rt->initrwnd);
+		else
+			json_null(j, "initrwnd");
+		json_object_close(j);
+	}
+	json_array_close(j);
+	json_null(j, "routes_error");
+	json_uint(j, "routes_left_out", r->routes_left_out);
 }
 
 void report_print_json(const struct report *r, FILE *f)
@@ -591,6 +672,7 @@ void report_print_json(const struct report *r, FILE *f)
 
 	json_qdiscs(&j, r);
 	json_bool(&j, "qdisc_pending", report_qdisc_pending(r));
+	json_routes(&j, r);
 	json_bool(&j, "boot_unknown", r->boot_unknown);
 	json_array_open(&j, "conditions");
 	for (enum condition c = 0; c < CONDITION_MAX; c++)
@@ -720,6 +802,41 @@ static void expo_qdiscs(const struct report *r, FILE *f)
 		report_qdisc_pending(r));
 }
 
+static void expo_routes(const struct report *r, FILE *f)
+{
+	static const struct {
+		const char *name, *help;
+	} families[] = {
+		{ "route_initcwnd",
+		  "The initial congestion window a default route sets, in segments; 0: none, the kernel's 10." },
+		{ "route_initrwnd",
+		  "The initial receive window a default route sets, in segments; 0: none, the kernel's." },
+	};
+
+	if (r->route_error != 0 || r->n_routes == 0)
+		return;
+	for (size_t fam = 0; fam < ELEMENTSOF(families); fam++) {
+		expo_family(f, families[fam].name, families[fam].help);
+		for (size_t i = 0; i < r->n_routes; i++) {
+			const struct route_default *rt = &r->routes[i];
+			char proto[16], metric[16];
+			const struct expo_label labels[] = {
+				{ "family", route_family_to_string(rt->family) },
+				{ "interface", rt->ifname },
+				{ "gateway", rt->gateway },
+				{ "protocol", route_protocol_to_string(rt->protocol, proto,
+								       sizeof(proto)) },
+				{ "metric", metric },
+			};
+
+			snprintf(metric, sizeof(metric), "%" PRIu32, rt->metric);
+
+			expo_sample(f, families[fam].name, labels, ELEMENTSOF(labels),
+				    fam == 0 ? rt->initcwnd : rt->initrwnd);
+		}
+	}
+}
+
 void report_print_prometheus(const struct report *r, FILE *f)
 {
 	const struct expo_label info[] = {
@@ -742,4 +859,5 @@ void report_print_prometheus(const struct report *r, FILE *f)
 	expo_keys(r, f);
 	expo_modules(r, f);
 	expo_qdiscs(r, f);
+	expo_routes(r, f);
 }

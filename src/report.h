@@ -6,6 +6,7 @@
 
 #include "profile.h"
 #include "qdisc.h"
+#include "route.h"
 #include "sysctld.h"
 #include "sysinfo.h"
 
@@ -122,6 +123,11 @@ struct report {
 	int qdisc_error; /* 0, -EOPNOTSUPP under --root, or why the dump failed */
 	size_t n_links;
 	struct qdisc_link links[REPORT_LINKS_MAX];
+	/* The default routes and their initial windows, like the qdiscs. */
+	int route_error;
+	size_t n_routes;
+	size_t routes_left_out; /* beyond ROUTE_DEFAULTS_MAX */
+	struct route_default routes[ROUTE_DEFAULTS_MAX];
 	bool boot_unknown; /* a sysctl.d file could not be read */
 	/* The maintainer scripts left this kernel alone (STATE_FIRSTBOOT). */
 	bool left_alone_recorded;

@@ -13,6 +13,7 @@
 #include "modulesd.h"
 #include "nettune.h"
 #include "qdisc.h"
+#include "route.h"
 #include "render.h"
 #include "report.h"
 #include "state.h"
@@ -236,6 +237,17 @@ static void status_qdiscs(const struct context *ctx, struct report *r)
 		return;
 	}
 	r->qdisc_error = qdisc_list(r->links, REPORT_LINKS_MAX, &r->n_links);
+}
+
+/* The default routes and the initial windows they set: like the qdiscs. */
+static void status_routes(const struct context *ctx, struct report *r)
+{
+	if (ctx->root[0] != '\0') {
+		r->route_error = -EOPNOTSUPP;
+		return;
+	}
+	r->route_error = route_list_defaults(r->routes, ROUTE_DEFAULTS_MAX, &r->n_routes,
+					     &r->routes_left_out);
 }
 
 /* The modules the profile loads at boot, each with its state and whether
@@ -469,6 +481,7 @@ static int status_collect(const struct context *ctx, struct report *r,
 	}
 	free(earlier);
 	status_qdiscs(ctx, r);
+	status_routes(ctx, r);
 	if (r->fragment_cpus > 0 && r->fragment_cpus != r->info.cpus && r->have_choice)
 		compare_cpu_profiles(r, r->choice);
 	return 0;

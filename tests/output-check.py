@@ -62,7 +62,7 @@ TYPES = {"string": (str,), "integer": (int,), "boolean": (bool,), "null": (type(
 def validate(where, value, schema):
     """The subset of JSON Schema 2020-12 the schemas use: type, const, enum,
     properties, required, additionalProperties, propertyNames' pattern,
-    minProperties, items, uniqueItems, minimum. A bool is no integer here,
+    minProperties, items, uniqueItems, minimum, maximum. A bool is no integer here,
     as it is not in JSON."""
     if "type" in schema:
         names = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
@@ -77,6 +77,8 @@ def validate(where, value, schema):
         finding(f"{where}: {value!r}, not one of {schema['enum']}")
     if "minimum" in schema and isinstance(value, int) and value < schema["minimum"]:
         finding(f"{where}: {value} < {schema['minimum']}")
+    if "maximum" in schema and isinstance(value, int) and value > schema["maximum"]:
+        finding(f"{where}: {value} > {schema['maximum']}")
     if isinstance(value, dict):
         props = schema.get("properties", {})
         for name in schema.get("required", []):
@@ -247,7 +249,8 @@ def one(families, name, labels=None):
 # The metric families of the man page.
 FAMILIES = {"nettune_info", "nettune_alarm", "nettune_condition", "nettune_cpus",
             "nettune_fragment_cpus", "nettune_key_state", "nettune_key_value",
-            "nettune_module_state", "nettune_qdisc_info", "nettune_qdisc_pending"}
+            "nettune_module_state", "nettune_qdisc_info", "nettune_qdisc_pending",
+            "nettune_route_initcwnd", "nettune_route_initrwnd"}
 
 
 def check_status(json_path, prom_path, exit_status):
@@ -272,6 +275,8 @@ def check_status(json_path, prom_path, exit_status):
             finding(f"keys[{i}]: missing, yet the fragment sets {key.get('wanted')!r}")
     if (doc.get("qdiscs") is None) != (doc.get("qdiscs_error") is not None):
         finding("qdiscs and qdiscs_error disagree")
+    if (doc.get("routes") is None) != (doc.get("routes_error") is not None):
+        finding("routes and routes_error disagree")
     conditions = doc.get("conditions", [])
     if [c for c in CONDITIONS if c in conditions] != conditions:
         finding(f"conditions {conditions} not in the man page's order, or twice")
@@ -339,6 +344,17 @@ def check_status(json_path, prom_path, exit_status):
     for q in doc.get("qdiscs") or []:
         one(fam, "nettune_qdisc_info", {"interface": q["interface"], "root": q["root"] or "",
                                         "leaves": " ".join(q["leaves"])})
+    routes = doc.get("routes") or []
+    for name, member in (("nettune_route_initcwnd", "initcwnd"), ("nettune_route_initrwnd", "initrwnd")):
+        if len(fam.get(name, [])) != len(routes):
+            finding(f"{name}: {len(fam.get(name, []))} series for {len(routes)} routes")
+        for rt in routes:
+            labels = {"family": rt["family"], "interface": rt["interface"] or "",
+                      "gateway": rt["gateway"] or "", "protocol": rt["protocol"],
+                      "metric": str(rt["metric"])}
+            got = one(fam, name, labels)
+            if got is not None and got != (rt[member] or 0):
+                finding(f"{name}{labels} is {got}, JSON says {rt[member]}")
     return doc
 
 

@@ -5,9 +5,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <errno.h>
+#include <linux/rtnetlink.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "nettune.h"
 #include "report.h"
@@ -28,31 +30,46 @@ static const struct assignment theirs = { .key = "net.core.somaxconn",
 /* Two keys, both in effect, on a host with 2 CPUs and one NIC on fq. */
 static void report_in_effect(struct report *r, struct key_facts *keys)
 {
-	*r = (struct report){ .root = "",
-			      .info = { .cpus = 2,
-					.release = "6.12.57+deb13-amd64",
-					.n_modules = 2,
-					.modules = { { "sch_fq", MODSTATE_LOADED },
-						     { "tcp_bbr", MODSTATE_LOADED } },
-					.environment = ENVIRONMENT_HOST,
-					.net_writable = true },
-			      .fragment_present = true,
-			      .fragment_cpus = 2,
-			      .n_keys = 2,
-			      .keys = keys,
-			      .n_modules = 1,
-			      .modules = { { .name = "tcp_bbr",
-					     .state = MODSTATE_LOADED,
-					     .listed = true } },
-			      .qdisc = &ours[1],
-			      .n_links = 2,
-			      .links = {
-				      { .ifindex = 1, .ifname = "lo", .root = "noqueue" },
-				      { .ifindex = 2,
-					.ifname = "ens2",
-					.root = "mq",
-					.n_leaves = 1,
-					.leaves = { "fq" } } } };
+	*r = (struct report){
+		.root = "",
+		.info = { .cpus = 2,
+			  .release = "6.12.57+deb13-amd64",
+			  .n_modules = 2,
+			  .modules = { { "sch_fq", MODSTATE_LOADED },
+				       { "tcp_bbr", MODSTATE_LOADED } },
+			  .environment = ENVIRONMENT_HOST,
+			  .net_writable = true },
+		.fragment_present = true,
+		.fragment_cpus = 2,
+		.n_keys = 2,
+		.keys = keys,
+		.n_modules = 1,
+		.modules = { { .name = "tcp_bbr",
+			       .state = MODSTATE_LOADED,
+			       .listed = true } },
+		.qdisc = &ours[1],
+		.n_links = 2,
+		.links = { { .ifindex = 1, .ifname = "lo", .root = "noqueue" },
+			   { .ifindex = 2,
+			     .ifname = "ens2",
+			     .root = "mq",
+			     .n_leaves = 1,
+			     .leaves = { "fq" } } },
+		.n_routes = 2,
+		.routes = { { .family = AF_INET,
+			      .ifindex = 2,
+			      .ifname = "ens2",
+			      .gateway = "192.0.2.1",
+			      .protocol = RTPROT_DHCP,
+			      .metric = 100 },
+			    { .family = AF_INET6,
+			      .ifindex = 2,
+			      .ifname = "ens2",
+			      .gateway = "fe80::1",
+			      .protocol = RTPROT_RA,
+			      .metric = 1024,
+			      .initcwnd = 32 } }
+	};
 	r->have_choice = true;
 	r->base_present = true;
 	for (size_t i = 0; i < 2; i++) {
@@ -274,6 +291,8 @@ static void test_text(void **state _unused_)
 		"qdisc ens2: ?\n"
 		"note: default_qdisc fq reaches an interface when it is created; the ones\n"
 		"      above keep their qdisc until the next boot (BBR paces itself meanwhile).\n"
+		"route default via 192.0.2.1 dev ens2 (ipv4, dhcp): initcwnd 10 (the kernel's), initrwnd the kernel's\n"
+		"route default via fe80::1 dev ens2 (ipv6, ra): initcwnd 32, initrwnd the kernel's\n"
 		"warning: the fragment was made for 1 CPU, this machine has 2 now:\n"
 		"         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n"
 		"warning: an update of the fragment is not taken; it would change:\n"
@@ -313,6 +332,7 @@ static void test_json(void **state _unused_)
 	r.n_keys = 1;
 	r.root = "/srv/tree";
 	r.qdisc_error = -EOPNOTSUPP;
+	r.route_error = -EOPNOTSUPP;
 	text = print(&r, report_print_json);
 	assert_string_equal(
 		text,
@@ -330,8 +350,23 @@ static void test_json(void **state _unused_)
 		"\"modules\":[{\"module\":\"tcp_bbr\",\"state\":\"loaded\",\"listed\":true,"
 		"\"unloadable\":false}],"
 		"\"qdiscs\":null,\"qdiscs_error\":\"not queried under --root\","
-		"\"qdisc_pending\":false,\"boot_unknown\":false,\"conditions\":[\"overridden\"],"
+		"\"qdisc_pending\":false,"
+		"\"routes\":null,\"routes_error\":\"not queried under --root\",\"routes_left_out\":0,"
+		"\"boot_unknown\":false,\"conditions\":[\"overridden\"],"
 		"\"verdict\":\"chosen\",\"exit_status\":0}\n");
+	free(text);
+
+	/* On the real root: each route, a window the route does not set null. */
+	report_in_effect(&r, keys);
+	r.routes_left_out = 3;
+	text = print(&r, report_print_json);
+	assert_non_null(strstr(
+		text,
+		"\"routes\":[{\"family\":\"ipv4\",\"interface\":\"ens2\",\"gateway\":\"192.0.2.1\","
+		"\"protocol\":\"dhcp\",\"metric\":100,\"initcwnd\":null,\"initrwnd\":null},"
+		"{\"family\":\"ipv6\",\"interface\":\"ens2\",\"gateway\":\"fe80::1\","
+		"\"protocol\":\"ra\",\"metric\":1024,\"initcwnd\":32,\"initrwnd\":null}],"
+		"\"routes_error\":null,\"routes_left_out\":3,"));
 	free(text);
 }
 
@@ -387,6 +422,16 @@ static void test_prometheus(void **state _unused_)
 	assert_non_null(strstr(text, "\nnettune_qdisc_info{interface=\"ens2\",root=\"mq\","
 				     "leaves=\"fq fq_codel\"} 1\n"));
 	assert_non_null(strstr(text, "\nnettune_qdisc_pending 0\n"));
+	/* 0 where the route sets no window. */
+	assert_non_null(
+		strstr(text,
+		       "\nnettune_route_initcwnd{family=\"ipv4\",interface=\"ens2\","
+		       "gateway=\"192.0.2.1\",protocol=\"dhcp\",metric=\"100\"} 0\n"
+		       "nettune_route_initcwnd{family=\"ipv6\",interface=\"ens2\","
+		       "gateway=\"fe80::1\",protocol=\"ra\",metric=\"1024\"} 32\n"));
+	assert_non_null(
+		strstr(text, "\nnettune_route_initrwnd{family=\"ipv6\",interface=\"ens2\","
+			     "gateway=\"fe80::1\",protocol=\"ra\",metric=\"1024\"} 0\n"));
 	/* No labels that change with the values: the old families are gone. */
 	assert_null(strstr(text, "wanted="));
 	assert_null(strstr(text, "live="));
@@ -413,10 +458,12 @@ static void test_prometheus(void **state _unused_)
 	}
 	free(text);
 
-	/* Under --root no qdiscs: no family of that name at all. */
+	/* Under --root no qdiscs and no routes: no family of those names at all. */
 	r.qdisc_error = -EOPNOTSUPP;
+	r.route_error = -EOPNOTSUPP;
 	text = print(&r, report_print_prometheus);
 	assert_null(strstr(text, "qdisc_info"));
+	assert_null(strstr(text, "route_init"));
 	free(text);
 }
 

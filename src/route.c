@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The default routes of the running kernel and the initial windows they set,
+ * from an rtnetlink dump. Only status uses it, and only on the real root: an
+ * initial window is a route attribute, not a sysctl, and no file under /proc
+ * holds it. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/rtnetlink.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "netlink.h"
+#include "route.h"
+
+static uint32_t attr_u32(const struct rtattr *rta)
+{
+	uint32_t v = 0;
+
+	if (RTA_PAYLOAD(rta) >= sizeof(v))
+		memcpy(&v, RTA_DATA(rta), sizeof(v));
+	return v;
+}
+
+static void parse_metrics(const struct rtattr *metrics, struct route_default *ret)
+{
+	int len = (int)RTA_PAYLOAD(metrics);
+
+	for (const struct rtattr *rta = RTA_DATA(metrics); RTA_OK(rta, len);
+	     rta = RTA_NEXT(rta, len)) {
+		if (rta->rta_type == RTAX_INITCWND)
+			ret->initcwnd = attr_u32(rta);
+		else if (rta->rta_type == RTAX_INITRWND)
+			ret->initrwnd = attr_u32(rta);
+	}
+}
+
+static void parse_gateway(const struct rtattr *rta, int family, struct route_default *ret)
+{
+	size_t need = family == AF_INET6 ? sizeof(struct in6_addr) :
+					   sizeof(struct in_addr);
+
+	if (RTA_PAYLOAD(rta) < need ||
+	    !inet_ntop(family, RTA_DATA(rta), ret->gateway, sizeof(ret->gateway)))
+		ret->gateway[0] = '\0';
+}
+
+/* A multipath route has no RTA_OIF of its own: its first hop stands for it. */
+static void parse_multipath(const struct rtattr *rta, int family,
+			    struct route_default *ret)
+{
+	const struct rtnexthop *nh = RTA_DATA(rta);
+	int len;
+
+	if (RTA_PAYLOAD(rta) < sizeof(*nh) || nh->rtnh_len < sizeof(*nh) ||
+	    nh->rtnh_len > RTA_PAYLOAD(rta))
+		return;
+	ret->ifindex = nh->rtnh_ifindex;
+	len = nh->rtnh_len - (int)sizeof(*nh);
+	for (const struct rtattr *a = RTNH_DATA(nh); RTA_OK(a, len); a = RTA_NEXT(a, len))
+		if (a->rta_type == RTA_GATEWAY && ret->gateway[0] == '\0')
+			parse_gateway(a, family, ret);
+}
+
+int route_parse(const struct nlmsghdr *h, struct route_default *ret)
+{
+	const struct rtmsg *rtm = NLMSG_DATA(h);
+	int len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*rtm));
+	uint32_t table;
+
+	if (len < 0)
+		return -EBADMSG;
+	if (rtm->rtm_dst_len != 0 || rtm->rtm_type != RTN_UNICAST ||
+	    (rtm->rtm_family != AF_INET && rtm->rtm_family != AF_INET6))
+		return 0;
+	memset(ret, 0, sizeof(*ret));
+	ret->family = rtm->rtm_family;
+	ret->protocol = rtm->rtm_protocol;
+	table = rtm->rtm_table;
+	for (const struct rtattr *rta = RTM_RTA(rtm); RTA_OK(rta, len);
+	     rta = RTA_NEXT(rta, len)) {
+		switch (rta->rta_type) {
+		case RTA_TABLE:
+			table = attr_u32(rta);
+			break;
+		case RTA_OIF:
+			ret->ifindex = (int)attr_u32(rta);
+			break;
+		case RTA_GATEWAY:
+			parse_gateway(rta, ret->family, ret);
+			break;
+		case RTA_PRIORITY:
+			ret->metric = attr_u32(rta);
+			break;
+		case RTA_METRICS:
+			parse_metrics(rta, ret);
+			break;
+		case RTA_MULTIPATH:
+			parse_multipath(rta, ret->family, ret);
+			break;
+		default:
+			break;
+		}
+	}
+	return table == RT_TABLE_MAIN ? 1 : 0;
+}
+
+struct route_dump {
+	struct route_default *routes;
+	size_t max, n, more;
+};
+
+static int route_each(const struct nlmsghdr *h, void *data)
+{
+	struct route_dump *d = data;
+	struct route_default route;
+	int r;
+
+	r = route_parse(h, &route);
+	if (r <= 0)
+		return r;
+	if (d->n == d->max) {
+		d->more++;
+		return 0;
+	}
+	if (route.ifindex <= 0 || !if_indextoname((unsigned)route.ifindex, route.ifname))
+		route.ifname[0] = '\0';
+	d->routes[d->n++] = route;
+	return 0;
+}
+
+/* One dump of every family (AF_UNSPEC): a request for AF_INET6 alone, on a
+ * kernel booted with ipv6.disable=1, would be answered by that same dump
+ * and list the IPv4 routes twice. IPv4 first, each family in the kernel's
+ * order. */
+int route_list_defaults(struct route_default *routes, size_t max, size_t *ret_n,
+			size_t *ret_more)
+{
+	const struct rtmsg rtm = { .rtm_family = AF_UNSPEC };
+	struct route_dump d = { .routes = routes, .max = max };
+	size_t n4 = 0;
+	int r;
+
+	r = netlink_dump(RTM_GETROUTE, &rtm, sizeof(rtm), RTM_NEWROUTE, route_each, &d);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < d.n; i++)
+		if (routes[i].family == AF_INET) {
+			struct route_default v4 = routes[i];
+
+			memmove(&routes[n4 + 1], &routes[n4],
+				(i - n4) * sizeof(routes[0]));
+			routes[n4++] = v4;
+		}
+	*ret_n = d.n;
+	*ret_more = d.more;
+	return 0;
+}
+
+const char *route_family_to_string(int family)
+{
+	return family == AF_INET6 ? "ipv6" : "ipv4";
+}
+
+const char *route_protocol_to_string(unsigned protocol, char *buf, size_t size)
+{
+	switch (protocol) {
+	case RTPROT_KERNEL:
+		return "kernel";
+	case RTPROT_BOOT:
+		return "boot";
+	case RTPROT_STATIC:
+		return "static";
+	case RTPROT_RA:
+		return "ra";
+	case RTPROT_DHCP:
+		return "dhcp";
+	default:
+		snprintf(buf, size, "%u", protocol);
+		return buf;
+	}
+}

@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* route_parse on RTM_NEWROUTE messages built here the way the kernel lays
+ * them out: which routes are default routes of the main table, and the
+ * gateway, interface, protocol, metric and initial windows read from them. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <arpa/inet.h>
+#include <errno.h>
+#include <linux/rtnetlink.h>
+#include <string.h>
+#include <sys/socket.h>
+
+#include "route.h"
+#include "util.h"
+
+struct message {
+	struct nlmsghdr h;
+	struct rtmsg rtm;
+	char attrs[512];
+} __attribute__((aligned(NLMSG_ALIGNTO)));
+
+static void message_init(struct message *m, int family, unsigned char dst_len,
+			 unsigned char table, unsigned char protocol)
+{
+	memset(m, 0, sizeof(*m));
+	m->h.nlmsg_type = RTM_NEWROUTE;
+	m->h.nlmsg_len = NLMSG_LENGTH(sizeof(m->rtm));
+	m->rtm.rtm_family = (unsigned char)family;
+	m->rtm.rtm_dst_len = dst_len;
+	m->rtm.rtm_table = table;
+	m->rtm.rtm_protocol = protocol;
+	m->rtm.rtm_type = RTN_UNICAST;
+}
+
+/* Appends an attribute at the message's end, or into PARENT's payload when
+ * PARENT is not NULL (then the message grows with it). */
+static struct rtattr *attr_add(struct message *m, struct rtattr *parent,
+			       unsigned short type, const void *data, size_t len)
+{
+	struct rtattr *rta =
+		(struct rtattr *)((char *)&m->h + NLMSG_ALIGN(m->h.nlmsg_len));
+
+	assert_true((char *)rta + RTA_SPACE(len) <= (char *)m + sizeof(*m));
+	rta->rta_type = type;
+	rta->rta_len = (unsigned short)RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(rta), data, len);
+	m->h.nlmsg_len = NLMSG_ALIGN(m->h.nlmsg_len) + RTA_SPACE(len);
+	if (parent)
+		parent->rta_len =
+			(unsigned short)((char *)&m->h + m->h.nlmsg_len - (char *)parent);
+	return rta;
+}
+
+static void attr_u32(struct message *m, struct rtattr *parent, unsigned short type,
+		     uint32_t v)
+{
+	attr_add(m, parent, type, &v, sizeof(v));
+}
+
+static void attr_gateway(struct message *m, int family, const char *text)
+{
+	unsigned char addr[sizeof(struct in6_addr)];
+
+	assert_int_equal(inet_pton(family, text, addr), 1);
+	attr_add(m, NULL, RTA_GATEWAY, addr,
+		 family == AF_INET6 ? sizeof(struct in6_addr) : sizeof(struct in_addr));
+}
+
+/* A default route of the main table as the kernel dumps it, its metrics
+ * attribute last and still empty (returned). */
+static struct rtattr *default_route(struct message *m, int family, unsigned char protocol,
+				    uint32_t metric, const char *gateway, uint32_t oif)
+{
+	message_init(m, family, 0, RT_TABLE_MAIN, protocol);
+	attr_u32(m, NULL, RTA_TABLE, RT_TABLE_MAIN);
+	attr_u32(m, NULL, RTA_PRIORITY, metric);
+	attr_gateway(m, family, gateway);
+	attr_u32(m, NULL, RTA_OIF, oif);
+	return attr_add(m, NULL, RTA_METRICS, NULL, 0);
+}
+
+static void assert_route(const struct route_default *rt, const struct route_default *want)
+{
+	assert_int_equal(rt->family, want->family);
+	assert_string_equal(rt->gateway, want->gateway);
+	assert_int_equal(rt->ifindex, want->ifindex);
+	assert_int_equal(rt->protocol, want->protocol);
+	assert_int_equal(rt->metric, want->metric);
+	assert_int_equal(rt->initcwnd, want->initcwnd);
+	assert_int_equal(rt->initrwnd, want->initrwnd);
+}
+
+/* ip route add default via 192.0.2.1 dev if3 proto dhcp metric 100
+ * initcwnd 32 initrwnd 40 */
+static void test_ipv4_default_with_windows(void **state _unused_)
+{
+	struct message m;
+	struct route_default rt;
+	struct rtattr *metrics;
+
+	metrics = default_route(&m, AF_INET, RTPROT_DHCP, 100, "192.0.2.1", 3);
+	attr_u32(&m, metrics, RTAX_INITCWND, 32);
+	attr_u32(&m, metrics, RTAX_INITRWND, 40);
+	assert_int_equal(route_parse(&m.h, &rt), 1);
+	assert_route(&rt, &(struct route_default){ .family = AF_INET,
+						   .gateway = "192.0.2.1",
+						   .ifindex = 3,
+						   .protocol = RTPROT_DHCP,
+						   .metric = 100,
+						   .initcwnd = 32,
+						   .initrwnd = 40 });
+}
+
+/* An IPv6 default route from a router advertisement, no windows of its own:
+ * both 0, the kernel's. */
+static void test_ipv6_default_from_ra(void **state _unused_)
+{
+	struct message m;
+	struct route_default rt;
+	struct rtattr *metrics;
+
+	metrics = default_route(&m, AF_INET6, RTPROT_RA, 1024, "fe80::1", 2);
+	attr_u32(&m, metrics, RTAX_HOPLIMIT, 64);
+	assert_int_equal(route_parse(&m.h, &rt), 1);
+	assert_route(&rt, &(struct route_default){ .family = AF_INET6,
+						   .gateway = "fe80::1",
+						   .ifindex = 2,
+						   .protocol = RTPROT_RA,
+						   .metric = 1024 });
+}
+
+/* Not listed: a route to a prefix, a default route of another table (the
+ * RTA_TABLE attribute wins over the header's byte, which holds at most 255),
+ * a blackhole default, another family. */
+static void test_not_default_routes(void **state _unused_)
+{
+	struct message m;
+	struct route_default rt;
+
+	message_init(&m, AF_INET, 24, RT_TABLE_MAIN, RTPROT_STATIC);
+	assert_int_equal(route_parse(&m.h, &rt), 0);
+
+	message_init(&m, AF_INET, 0, RT_TABLE_COMPAT, RTPROT_STATIC);
+	attr_u32(&m, NULL, RTA_TABLE, 1000);
+	assert_int_equal(route_parse(&m.h, &rt), 0);
+
+	message_init(&m, AF_INET, 0, RT_TABLE_MAIN, RTPROT_STATIC);
+	attr_u32(&m, NULL, RTA_TABLE, 100);
+	assert_int_equal(route_parse(&m.h, &rt), 0);
+
+	message_init(&m, AF_INET, 0, RT_TABLE_MAIN, RTPROT_STATIC);
+	m.rtm.rtm_type = RTN_BLACKHOLE;
+	assert_int_equal(route_parse(&m.h, &rt), 0);
+
+	message_init(&m, AF_BRIDGE, 0, RT_TABLE_MAIN, RTPROT_STATIC);
+	assert_int_equal(route_parse(&m.h, &rt), 0);
+}
+
+/* A multipath default route: no RTA_OIF of its own, its first hop's
+ * interface and gateway stand for it. */
+static void test_multipath(void **state _unused_)
+{
+	struct message m;
+	struct route_default rt;
+	struct rtattr *mp;
+	struct rtnexthop *nh;
+	unsigned char gw[4];
+
+	message_init(&m, AF_INET, 0, RT_TABLE_MAIN, RTPROT_STATIC);
+	mp = attr_add(&m, NULL, RTA_MULTIPATH, NULL, 0);
+	nh = (struct rtnexthop *)((char *)&m.h + m.h.nlmsg_len);
+	memset(nh, 0, sizeof(*nh));
+	nh->rtnh_ifindex = 7;
+	m.h.nlmsg_len += sizeof(*nh);
+	assert_int_equal(inet_pton(AF_INET, "198.51.100.1", gw), 1);
+	attr_add(&m, mp, RTA_GATEWAY, gw, sizeof(gw));
+	nh->rtnh_len = (unsigned short)((char *)&m.h + m.h.nlmsg_len - (char *)nh);
+	assert_int_equal(route_parse(&m.h, &rt), 1);
+	assert_int_equal(rt.ifindex, 7);
+	assert_string_equal(rt.gateway, "198.51.100.1");
+}
+
+/* A message shorter than its header, and attributes whose lengths run past
+ * the message, are never read beyond it. */
+static void test_truncated(void **state _unused_)
+{
+	struct message m;
+	struct route_default rt;
+	struct rtattr *metrics;
+
+	message_init(&m, AF_INET, 0, RT_TABLE_MAIN, RTPROT_BOOT);
+	m.h.nlmsg_len = NLMSG_LENGTH(sizeof(m.rtm)) - 1;
+	assert_int_equal(route_parse(&m.h, &rt), -EBADMSG);
+
+	message_init(&m, AF_INET, 0, RT_TABLE_MAIN, RTPROT_BOOT);
+	metrics = attr_add(&m, NULL, RTA_METRICS, NULL, 0);
+	attr_u32(&m, metrics, RTAX_INITCWND, 32);
+	metrics->rta_len = 200; /* beyond the message: RTA_OK stops there */
+	assert_int_equal(route_parse(&m.h, &rt), 1);
+	assert_int_equal(rt.initcwnd, 0);
+
+	/* A gateway too short for its family is no gateway. */
+	message_init(&m, AF_INET6, 0, RT_TABLE_MAIN, RTPROT_BOOT);
+	attr_add(&m, NULL, RTA_GATEWAY, "\xfe\x80", 2);
+	assert_int_equal(route_parse(&m.h, &rt), 1);
+	assert_string_equal(rt.gateway, "");
+}
+
+static void test_names(void **state _unused_)
+{
+	char buf[16];
+
+	assert_string_equal(route_family_to_string(AF_INET), "ipv4");
+	assert_string_equal(route_family_to_string(AF_INET6), "ipv6");
+	assert_string_equal(route_protocol_to_string(RTPROT_DHCP, buf, sizeof(buf)),
+			    "dhcp");
+	assert_string_equal(route_protocol_to_string(RTPROT_RA, buf, sizeof(buf)), "ra");
+	assert_string_equal(route_protocol_to_string(RTPROT_BOOT, buf, sizeof(buf)),
+			    "boot");
+	assert_string_equal(route_protocol_to_string(RTPROT_STATIC, buf, sizeof(buf)),
+			    "static");
+	assert_string_equal(route_protocol_to_string(RTPROT_KERNEL, buf, sizeof(buf)),
+			    "kernel");
+	assert_string_equal(route_protocol_to_string(186, buf, sizeof(buf)), "186");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ipv4_default_with_windows),
+		cmocka_unit_test(test_ipv6_default_from_ra),
+		cmocka_unit_test(test_not_default_routes),
+		cmocka_unit_test(test_multipath),
+		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_names),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
