@@ -35,7 +35,11 @@ WP_PANEL_SHA256=ed777e4843e146ae962160cdaa4dc9851cdfae821b5e64e70f0396bf8050fac8
 # installer_script FILE: that install.sh into FILE, from WP_PANEL_INSTALLER
 # (the file itself, or a clone of the installer's repository, bare or not),
 # else from the copy an earlier run kept in the VM cache, else from GitHub;
-# kept in the cache once its SHA-256 is right.
+# kept in the cache once its SHA-256 is right. Returns 77 where none was
+# given, none is cached and GitHub cannot be reached: the project does not
+# ship the installer's code, and a machine without a way to it cannot test
+# the patch (the scenario is skipped, saying so); 1 for a copy that is not
+# the one the patch names.
 installer_script() {
 	local cache=$VM_CACHE/wp-panel-install-$WP_PANEL_COMMIT.sh from
 	local url=https://raw.githubusercontent.com/naibabiji/wp-panel/$WP_PANEL_COMMIT/install.sh
@@ -50,7 +54,12 @@ installer_script() {
 		cp "$cache" "$1"
 	else
 		from=$url
-		curl -fsSL --connect-timeout 20 -o "$1" "$url"
+		curl -fsSL --connect-timeout 20 -o "$1" "$url" || {
+			echo "vm-run: SKIP $SCENARIO: no copy of the WP Panel installer's install.sh at" \
+				"$WP_PANEL_COMMIT: none given (WP_PANEL_INSTALLER), none in $VM_CACHE, and $url" \
+				"cannot be fetched from this machine"
+			return 77
+		}
 	fi
 	if [ "$(sha256sum <"$1" 2>/dev/null | cut -d' ' -f1)" != "$WP_PANEL_SHA256" ]; then
 		echo "vm-run: no install.sh of the WP Panel installer at $WP_PANEL_COMMIT from $from;" \
@@ -81,7 +90,7 @@ scenario() {
 	work=$VM_WORKDIR/$SCENARIO-installer
 	rm -rf "$work"
 	mkdir -p "$work"
-	installer_script "$work/install.sh" || return 1
+	installer_script "$work/install.sh" || return $?
 	cp "$work/install.sh" "$dir/install.sh.orig"
 	(cd "$work" && patch --dry-run --fuzz=0 -s -p1 <"$TOP/contrib/wp-panel/install.sh.patch" &&
 		patch --fuzz=0 -s -p1 <"$TOP/contrib/wp-panel/install.sh.patch") || {
