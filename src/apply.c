@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "initwnd.h"
 #include "log.h"
 #include "modulesd.h"
 #include "modload.h"
@@ -457,6 +458,8 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	 * cubic) goes back to what it was before. */
 	r = revert_records(ctx, &state, &fragment);
 	ret = ret ?: r;
+	/* The routes' initial windows: told, never a failed apply. */
+	(void)initwnd_apply(ctx, &fragment, &state);
 	r = journal_save_or_log(ctx, &state);
 	ret = ret ?: r;
 	state_unlock(ctx->root, lock);
@@ -488,6 +491,7 @@ static int do_revert(struct context *ctx, int argc, char **argv)
 		printf("No kernel value recorded: nothing to revert.\n");
 
 	ret = revert_records(ctx, &state, NULL);
+	initwnd_revert(ctx, &state);
 	r = journal_save_or_log(ctx, &state);
 	ret = ret ?: r;
 	state_unlock(ctx->root, lock);

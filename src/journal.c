@@ -51,6 +51,13 @@ static void print_steps(const struct context *ctx, const struct state *s)
 				printf("    then %s = %s, from that file\n",
 				       s->sets[j].key, s->sets[j].value);
 	}
+	for (size_t i = 0; i < s->n_added; i++) {
+		const struct undo_added *added = &s->added[i];
+
+		printf("  remove %s while it is %s%s/%s%s\n", added->path, ctx->root,
+		       STATE_DIR, added->saved,
+		       added->new_dir ? ", and its directory once empty" : "");
+	}
 }
 
 /* Under the lock: the steps of the earlier records, with the keys of a

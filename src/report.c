@@ -47,6 +47,7 @@ static const struct named_state conditions[CONDITION_MAX] = {
 	[CONDITION_CPUS_CHANGED] = { "cpus-changed", true },
 	[CONDITION_MODULE_UNLOADABLE] = { "module-unloadable", true },
 	[CONDITION_BOOT_UNKNOWN] = { "boot-unknown", true },
+	[CONDITION_ROUTE_WINDOWS] = { "route-windows", true },
 	[CONDITION_OVERRIDDEN] = { "overridden", false },
 	[CONDITION_EDITED] = { "edited", false },
 	[CONDITION_LEFT_ALONE] = { "left-alone", false },
@@ -119,6 +120,13 @@ bool report_qdisc_pending(const struct report *r)
 	return false;
 }
 
+/* Route I has the windows the package gives it, or is one it leaves alone. */
+static bool route_windows_live(const struct report *r, size_t i)
+{
+	return !r->route_plans[i].wanted || (r->routes[i].initcwnd == INITWND_SEGMENTS &&
+					     r->routes[i].initrwnd == INITWND_SEGMENTS);
+}
+
 static bool any_key(const struct report *r, enum key_state a, enum key_state b)
 {
 	for (size_t i = 0; i < r->n_keys; i++)
@@ -156,6 +164,11 @@ bool report_condition(const struct report *r, enum condition condition)
 		return false;
 	case CONDITION_BOOT_UNKNOWN:
 		return r->boot_unknown;
+	case CONDITION_ROUTE_WINDOWS:
+		for (size_t i = 0; r->route_error == 0 && i < r->n_routes; i++)
+			if (!route_windows_live(r, i))
+				return true;
+		return false;
 	case CONDITION_OVERRIDDEN:
 		return any_key(r, KEY_OVERRIDDEN, KEY_OVERRIDDEN);
 	case CONDITION_EDITED:
@@ -290,8 +303,28 @@ static void print_text_qdiscs(const struct report *r, FILE *f)
 			strrchr(r->qdisc->key, '.') + 1, r->qdisc->value);
 }
 
+/* Below a route's line: the windows the package gives it, and where, or why
+ * it leaves the route alone. */
+static void print_text_route_plan(const struct report *r, size_t i, FILE *f)
+{
+	const struct initwnd_plan *plan = &r->route_plans[i];
+	char why[TEXT_ESCAPED_SIZE(sizeof(plan->why))];
+
+	if (!plan->wanted)
+		fprintf(f, "  left alone: %s\n", text_escape(plan->why, why, sizeof(why)));
+	else if (route_windows_live(r, i))
+		fprintf(f, "  the package's, from %s (%s)\n", plan->dropin,
+			initwnd_manager_to_string(plan->manager));
+	else
+		fprintf(f,
+			"  WANTED initcwnd %d, initrwnd %d, from %s (%s): not live; "
+			"networkctl reload applies them\n",
+			INITWND_SEGMENTS, INITWND_SEGMENTS, plan->dropin,
+			initwnd_manager_to_string(plan->manager));
+}
+
 /* One line per default route: where it goes, who added it, and the initial
- * windows its connections start with. */
+ * windows its connections start with; then what the package does with it. */
 static void print_text_routes(const struct report *r, FILE *f)
 {
 	if (print_text_kernel_error("routes", r->route_error, f))
@@ -318,6 +351,7 @@ static void print_text_routes(const struct report *r, FILE *f)
 			fprintf(f, ", initrwnd %" PRIu32 "\n", rt->initrwnd);
 		else
 			fprintf(f, ", initrwnd the kernel's\n");
+		print_text_route_plan(r, i, f);
 	}
 	if (r->routes_left_out)
 		fprintf(f, "routes: %zu more default route(s) not shown\n",
@@ -571,6 +605,23 @@ static void json_qdiscs(struct json *j, const struct report *r)
 	json_null(j, "qdiscs_error");
 }
 
+static void json_route_plan(struct json *j, const struct initwnd_plan *plan)
+{
+	json_string(j, "manager",
+		    plan->manager == MANAGER_NONE ?
+			    NULL :
+			    initwnd_manager_to_string(plan->manager));
+	if (plan->wanted) {
+		json_uint(j, "wanted_initcwnd", INITWND_SEGMENTS);
+		json_uint(j, "wanted_initrwnd", INITWND_SEGMENTS);
+	} else {
+		json_null(j, "wanted_initcwnd");
+		json_null(j, "wanted_initrwnd");
+	}
+	json_string(j, "wanted_from", plan->wanted ? plan->dropin : NULL);
+	json_string(j, "left_alone", plan->wanted ? NULL : plan->why);
+}
+
 static void json_routes(struct json *j, const struct report *r)
 {
 	if (r->route_error < 0) {
@@ -599,6 +650,7 @@ static void json_routes(struct json *j, const struct report *r)
 			json_uint(j, "initrwnd", rt->initrwnd);
 		else
 			json_null(j, "initrwnd");
+		json_route_plan(j, &r->route_plans[i]);
 		json_object_close(j);
 	}
 	json_array_close(j);
@@ -811,6 +863,10 @@ static void expo_routes(const struct report *r, FILE *f)
 		  "The initial congestion window a default route sets, in segments; 0: none, the kernel's 10." },
 		{ "route_initrwnd",
 		  "The initial receive window a default route sets, in segments; 0: none, the kernel's." },
+		{ "route_initcwnd_wanted",
+		  "The initial congestion window the package gives a default route; 0: it leaves the route alone." },
+		{ "route_initrwnd_wanted",
+		  "The initial receive window the package gives a default route; 0: it leaves the route alone." },
 	};
 
 	if (r->route_error != 0 || r->n_routes == 0)
@@ -831,8 +887,15 @@ static void expo_routes(const struct report *r, FILE *f)
 
 			snprintf(metric, sizeof(metric), "%" PRIu32, rt->metric);
 
+			const uint32_t values[] = {
+				rt->initcwnd,
+				rt->initrwnd,
+				r->route_plans[i].wanted ? INITWND_SEGMENTS : 0,
+				r->route_plans[i].wanted ? INITWND_SEGMENTS : 0,
+			};
+
 			expo_sample(f, families[fam].name, labels, ELEMENTSOF(labels),
-				    fam == 0 ? rt->initcwnd : rt->initrwnd);
+				    values[fam]);
 		}
 	}
 }

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "initwnd.h"
 #include "profile.h"
 #include "qdisc.h"
 #include "route.h"
@@ -44,6 +45,7 @@ enum condition {
 	CONDITION_CPUS_CHANGED, /* made for another CPU count, with other values */
 	CONDITION_MODULE_UNLOADABLE, /* listed in modules-load.d, cannot load */
 	CONDITION_BOOT_UNKNOWN, /* a sysctl.d file cannot be read */
+	CONDITION_ROUTE_WINDOWS, /* a route the package gives windows lacks them */
 	CONDITION_OVERRIDDEN,
 	CONDITION_EDITED,
 	CONDITION_LEFT_ALONE,
@@ -128,6 +130,8 @@ struct report {
 	size_t n_routes;
 	size_t routes_left_out; /* beyond ROUTE_DEFAULTS_MAX */
 	struct route_default routes[ROUTE_DEFAULTS_MAX];
+	/* What the package does with each: gives it the windows, or not. */
+	struct initwnd_plan route_plans[ROUTE_DEFAULTS_MAX];
 	bool boot_unknown; /* a sysctl.d file could not be read */
 	/* The maintainer scripts left this kernel alone (STATE_FIRSTBOOT). */
 	bool left_alone_recorded;

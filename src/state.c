@@ -11,6 +11,9 @@
  *                                        at PATH with that mode and owner
  *   set  KEY VALUE                       then set KEY, which that file sets
  *                                        and the fragment does not
+ *   added PATH SAVED new-dir|dir-existed remove PATH while it is the copy
+ *                                        STATE_DIR/SAVED (and its directory,
+ *                                        once empty, if the helper made it)
  *
  * The records of earlier versions (0.1.0's "state 1", the "state 2" of the
  * builds after it, and their "taken-over" record of a file taken over) are
@@ -38,7 +41,8 @@
 #define JOURNAL_COLUMNS                              \
 	"# key\tKEY\tORIGINAL\tAPPLIED[\tPENDING]\n" \
 	"# file\tPATH\tMODE\tUID\tGID\tSAVED\n"      \
-	"# set\tKEY\tVALUE"
+	"# set\tKEY\tVALUE\n"                        \
+	"# added\tPATH\tSAVED\tnew-dir|dir-existed"
 #define LEGACY_HEADER "# wp-panel-nettune state 2"
 #define LEGACY_HEADER_V1 "# wp-panel-nettune state 1"
 #define LEGACY_TAKEOVER_HEADER "# wp-panel-nettune taken-over 2"
@@ -46,6 +50,9 @@
 #define TRAILER "# end"
 #define SAVED_DIR "taken-over/"
 #define ETC_DIR "/etc/sysctl.d/"
+#define ADDED_DIR "added/"
+#define NETWORKD_DIR "/etc/systemd/network/"
+#define NETWORKD_DROPIN ".network.d/50-wp-panel-nettune.conf"
 
 static const char journal_name[] = "journal";
 static const char legacy_record_name[] = "state";
@@ -235,6 +242,11 @@ static int parse_step(struct state *s, char *line)
 	if (strcmp(field[0], "file") == 0 && n == 6)
 		return add_file_fields(s, field[1], field[2], field[3], field[4],
 				       field[5]);
+	if (strcmp(field[0], "added") == 0 && n == 4 &&
+	    (strcmp(field[3], "new-dir") == 0 || strcmp(field[3], "dir-existed") == 0)) {
+		r = state_add_added(s, field[1], field[2], field[3][0] == 'n');
+		return r == -ENOMEM ? r : r < 0 ? -EBADMSG : 0;
+	}
 	if (strcmp(field[0], "set") == 0 && n == 3 && s->n_files > 0 &&
 	    sysctl_key_valid(field[1]) && strlen(field[2]) <= VALUE_MAX) {
 		r = state_add_set(s, s->n_files - 1, field[1], field[2]);
@@ -582,6 +594,10 @@ int state_write_stream(FILE *f, const struct state *state)
 				fprintf(f, "set\t%s\t%s\n", state->sets[j].key,
 					state->sets[j].value);
 	}
+	for (size_t i = 0; i < state->n_added; i++)
+		fprintf(f, "added\t%s\t%s\t%s\n", state->added[i].path,
+			state->added[i].saved,
+			state->added[i].new_dir ? "new-dir" : "dir-existed");
 	fprintf(f, "%s\n", TRAILER);
 	return ferror(f) ? -EIO : 0;
 }
@@ -657,7 +673,7 @@ int state_remove_file(const char *root)
 
 bool state_empty(const struct state *state)
 {
-	return state->n == 0 && state->n_files == 0;
+	return state->n == 0 && state->n_files == 0 && state->n_added == 0;
 }
 
 struct record *state_find(struct state *state, const char *key)
@@ -786,10 +802,59 @@ int state_add_set(struct state *state, size_t file, const char *key, const char 
 	return 0;
 }
 
+struct undo_added *state_find_added(struct state *state, const char *path)
+{
+	for (size_t i = 0; i < state->n_added; i++)
+		if (strcmp(state->added[i].path, path) == 0)
+			return &state->added[i];
+	return NULL;
+}
+
+/* NAME.network.d/50-wp-panel-nettune.conf in /etc/systemd/network, its copy
+ * in added/ of the state directory: the only files purge removes, the only
+ * copies it reads. A path named twice is -EEXIST. */
+int state_add_added(struct state *state, const char *path, const char *saved, bool new_dir)
+{
+	char name[STATE_NAME_MAX + 1];
+	const char *rest = path + strlen(NETWORKD_DIR);
+	size_t len;
+	struct undo_added *added;
+
+	if (!startswith(path, NETWORKD_DIR) || strlen(path) >= STATE_ADDED_PATH_MAX)
+		return -EINVAL;
+	len = strlen(rest);
+	if (len <= strlen(NETWORKD_DROPIN) ||
+	    strcmp(rest + len - strlen(NETWORKD_DROPIN), NETWORKD_DROPIN) != 0)
+		return -EINVAL;
+	snprintf(name, sizeof(name), "%.*s", (int)(len - strlen(NETWORKD_DROPIN)), rest);
+	if (!state_name_valid(name) || !startswith(saved, ADDED_DIR) ||
+	    !state_name_valid(saved + strlen(ADDED_DIR)) ||
+	    strlen(saved) >= STATE_PATH_MAX)
+		return -EINVAL;
+	if (state_find_added(state, path))
+		return -EEXIST;
+	if (grow_array(&state->added, &state->cap_added, state->n_added,
+		       sizeof(*state->added)) < 0)
+		return -ENOMEM;
+	added = &state->added[state->n_added++];
+	snprintf(added->path, sizeof(added->path), "%s", path);
+	snprintf(added->saved, sizeof(added->saved), "%s", saved);
+	added->new_dir = new_dir;
+	return 0;
+}
+
+void state_drop_added(struct state *state, size_t index)
+{
+	memmove(&state->added[index], &state->added[index + 1],
+		(state->n_added - index - 1) * sizeof(*state->added));
+	state->n_added--;
+}
+
 void state_free(struct state *state)
 {
 	free(state->items);
 	free(state->files);
 	free(state->sets);
+	free(state->added);
 	*state = (struct state){ 0 };
 }

@@ -26,6 +26,12 @@
 /* A file put back: /etc/sysctl.d/NAME, and its copy taken-over/NAME. */
 #define STATE_NAME_MAX 255
 #define STATE_PATH_MAX (sizeof("/etc/sysctl.d/") + STATE_NAME_MAX)
+/* A file the package added to the network configuration:
+ * /etc/systemd/network/NAME.network.d/50-wp-panel-nettune.conf, and its copy
+ * added/NAME.conf. */
+#define STATE_ADDED_PATH_MAX                                                  \
+	(sizeof("/etc/systemd/network/.network.d/50-wp-panel-nettune.conf") + \
+	 STATE_NAME_MAX)
 /* The longest line of the journal: a key step, its kind, key and three
  * values, tab-separated. */
 #define STATE_LINE_MAX (4 + KEY_MAX + 3 * VALUE_MAX + 3)
@@ -63,6 +69,15 @@ struct undo_set {
 	size_t file; /* the index of its file in files */
 };
 
+/* A file the helper added, removed by purge while it is still byte for byte
+ * its copy STATE_DIR/SAVED; and its directory with it, once empty, where the
+ * helper made that too. */
+struct undo_added {
+	char path[STATE_ADDED_PATH_MAX];
+	char saved[STATE_PATH_MAX];
+	bool new_dir;
+};
+
 /* Where a state was read from, besides the journal. */
 enum {
 	STATE_FROM_LEGACY_RECORD = 1 << 0,
@@ -76,6 +91,8 @@ struct state {
 	struct undo_file *files;
 	size_t n_sets, cap_sets;
 	struct undo_set *sets;
+	size_t n_added, cap_added;
+	struct undo_added *added;
 	unsigned legacy; /* STATE_FROM_* bits: state_save removes those files */
 };
 
@@ -101,4 +118,8 @@ int state_add_file(struct state *state, const char *path, const char *saved,
 		   unsigned mode, unsigned uid, unsigned gid);
 void state_drop_file(struct state *state, size_t index);
 int state_add_set(struct state *state, size_t file, const char *key, const char *value);
+struct undo_added *state_find_added(struct state *state, const char *path);
+int state_add_added(struct state *state, const char *path, const char *saved,
+		    bool new_dir);
+void state_drop_added(struct state *state, size_t index);
 void state_free(struct state *state);

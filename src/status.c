@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "initwnd.h"
 #include "log.h"
 #include "modulesd.h"
 #include "nettune.h"
@@ -248,6 +249,10 @@ static void status_routes(const struct context *ctx, struct report *r)
 	}
 	r->route_error = route_list_defaults(r->routes, ROUTE_DEFAULTS_MAX, &r->n_routes,
 					     &r->routes_left_out);
+	for (size_t i = 0; r->route_error == 0 && i < r->n_routes; i++)
+		initwnd_plan_route("", &r->routes[i],
+				   r->qdisc && strcmp(r->qdisc->value, "fq") == 0,
+				   &r->route_plans[i]);
 }
 
 /* The modules the profile loads at boot, each with its state and whether

@@ -223,7 +223,7 @@ if command -v promtool >/dev/null 2>&1; then
 	check "promtool check metrics accepts the route families" sh -c "promtool check metrics <'$routes/prom'"
 fi
 check_eq "status --json: the two default routes, windows as the kernel holds them" \
-	'[{"family":"ipv4","interface":"nt-v0","gateway":"192.0.2.1","protocol":"static","metric":0,"initcwnd":32,"initrwnd":32},{"family":"ipv6","interface":"nt-v0","gateway":"2001:db8::1","protocol":"boot","metric":512,"initcwnd":20,"initrwnd":null}]' \
+	'[{"family":"ipv4","interface":"nt-v0","gateway":"192.0.2.1","protocol":"static","metric":0,"initcwnd":32,"initrwnd":32,"manager":null,"wanted_initcwnd":null,"wanted_initrwnd":null,"wanted_from":null,"left_alone":"the profile gives initial windows only where fq paces the first flight"},{"family":"ipv6","interface":"nt-v0","gateway":"2001:db8::1","protocol":"boot","metric":512,"initcwnd":20,"initrwnd":null,"manager":null,"wanted_initcwnd":null,"wanted_initrwnd":null,"wanted_from":null,"left_alone":"the profile gives initial windows only where fq paces the first flight"}]' \
 	"$(python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["routes"], separators=(",", ":")))' <"$routes/json")"
 check_match "status --prometheus: the IPv4 route's initcwnd" \
 	'^nettune_route_initcwnd\{family="ipv4",interface="nt-v0",gateway="192\.0\.2\.1",protocol="static",metric="0"\} 32$' \
@@ -251,5 +251,6 @@ text=$(unshare --mount sh -c "mount -t tmpfs nettune /etc/sysctl.d && cp '$fragm
 check_match "status: a route that sets no window, the kernel's" \
 	'^route default via 192\.0\.2\.1 dev nt-v0 \(ipv4, boot\): initcwnd 10 \(the kernel.s\), initrwnd the kernel.s$' "$text"
 rm -rf "$routes"
+
 
 summary

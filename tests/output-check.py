@@ -250,7 +250,8 @@ def one(families, name, labels=None):
 FAMILIES = {"nettune_info", "nettune_alarm", "nettune_condition", "nettune_cpus",
             "nettune_fragment_cpus", "nettune_key_state", "nettune_key_value",
             "nettune_module_state", "nettune_qdisc_info", "nettune_qdisc_pending",
-            "nettune_route_initcwnd", "nettune_route_initrwnd"}
+            "nettune_route_initcwnd", "nettune_route_initrwnd",
+            "nettune_route_initcwnd_wanted", "nettune_route_initrwnd_wanted"}
 
 
 def check_status(json_path, prom_path, exit_status):
@@ -345,7 +346,18 @@ def check_status(json_path, prom_path, exit_status):
         one(fam, "nettune_qdisc_info", {"interface": q["interface"], "root": q["root"] or "",
                                         "leaves": " ".join(q["leaves"])})
     routes = doc.get("routes") or []
-    for name, member in (("nettune_route_initcwnd", "initcwnd"), ("nettune_route_initrwnd", "initrwnd")):
+    for rt in routes:
+        if (rt["wanted_from"] is None) != (rt["wanted_initcwnd"] is None) or \
+                (rt["left_alone"] is None) == (rt["wanted_initcwnd"] is None):
+            finding(f"route {rt}: wanted_from, wanted_initcwnd and left_alone disagree")
+    if "route-windows" in doc["conditions"] and not any(
+            rt["wanted_initcwnd"] is not None and
+            (rt["initcwnd"], rt["initrwnd"]) != (rt["wanted_initcwnd"], rt["wanted_initrwnd"])
+            for rt in routes):
+        finding("route-windows without a route whose windows differ from the wanted ones")
+    for name, member in (("nettune_route_initcwnd", "initcwnd"), ("nettune_route_initrwnd", "initrwnd"),
+                         ("nettune_route_initcwnd_wanted", "wanted_initcwnd"),
+                         ("nettune_route_initrwnd_wanted", "wanted_initrwnd")):
         if len(fam.get(name, [])) != len(routes):
             finding(f"{name}: {len(fam.get(name, []))} series for {len(routes)} routes")
         for rt in routes:

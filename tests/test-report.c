@@ -14,6 +14,9 @@
 #include "nettune.h"
 #include "report.h"
 
+#define DROPIN "/etc/systemd/network/10-netplan-ens2.network.d/50-wp-panel-nettune.conf"
+#define RA_WHY "learned from a router advertisement: systemd-networkd has no setting"
+
 static const struct assignment ours[] = {
 	{ .key = "net.core.somaxconn",
 	  .value = "65535",
@@ -61,14 +64,20 @@ static void report_in_effect(struct report *r, struct key_facts *keys)
 			      .ifname = "ens2",
 			      .gateway = "192.0.2.1",
 			      .protocol = RTPROT_DHCP,
-			      .metric = 100 },
+			      .metric = 100,
+			      .initcwnd = 32,
+			      .initrwnd = 32 },
 			    { .family = AF_INET6,
 			      .ifindex = 2,
 			      .ifname = "ens2",
 			      .gateway = "fe80::1",
 			      .protocol = RTPROT_RA,
 			      .metric = 1024,
-			      .initcwnd = 32 } }
+			      .initcwnd = 32 } },
+		.route_plans = { { .manager = MANAGER_NETWORKD,
+				   .wanted = true,
+				   .dropin = DROPIN },
+				 { .manager = MANAGER_NETWORKD, .why = RA_WHY } },
 	};
 	r->have_choice = true;
 	r->base_present = true;
@@ -291,8 +300,10 @@ static void test_text(void **state _unused_)
 		"qdisc ens2: ?\n"
 		"note: default_qdisc fq reaches an interface when it is created; the ones\n"
 		"      above keep their qdisc until the next boot (BBR paces itself meanwhile).\n"
-		"route default via 192.0.2.1 dev ens2 (ipv4, dhcp): initcwnd 10 (the kernel's), initrwnd the kernel's\n"
+		"route default via 192.0.2.1 dev ens2 (ipv4, dhcp): initcwnd 32, initrwnd 32\n"
+		"  the package's, from " DROPIN " (systemd-networkd)\n"
 		"route default via fe80::1 dev ens2 (ipv6, ra): initcwnd 32, initrwnd the kernel's\n"
+		"  left alone: " RA_WHY "\n"
 		"warning: the fragment was made for 1 CPU, this machine has 2 now:\n"
 		"         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n"
 		"warning: an update of the fragment is not taken; it would change:\n"
@@ -363,10 +374,30 @@ static void test_json(void **state _unused_)
 	assert_non_null(strstr(
 		text,
 		"\"routes\":[{\"family\":\"ipv4\",\"interface\":\"ens2\",\"gateway\":\"192.0.2.1\","
-		"\"protocol\":\"dhcp\",\"metric\":100,\"initcwnd\":null,\"initrwnd\":null},"
+		"\"protocol\":\"dhcp\",\"metric\":100,\"initcwnd\":32,\"initrwnd\":32,"
+		"\"manager\":\"systemd-networkd\",\"wanted_initcwnd\":32,\"wanted_initrwnd\":32,"
+		"\"wanted_from\":\"" DROPIN "\",\"left_alone\":null},"
 		"{\"family\":\"ipv6\",\"interface\":\"ens2\",\"gateway\":\"fe80::1\","
-		"\"protocol\":\"ra\",\"metric\":1024,\"initcwnd\":32,\"initrwnd\":null}],"
+		"\"protocol\":\"ra\",\"metric\":1024,\"initcwnd\":32,\"initrwnd\":null,"
+		"\"manager\":\"systemd-networkd\",\"wanted_initcwnd\":null,\"wanted_initrwnd\":null,"
+		"\"wanted_from\":null,\"left_alone\":\"" RA_WHY "\"}],"
 		"\"routes_error\":null,\"routes_left_out\":3,"));
+	assert_non_null(strstr(text, "\"conditions\":[],\"verdict\":\"in-effect\""));
+	free(text);
+
+	/* The windows the package gives a route, not live: an alarm. */
+	r.routes[0].initcwnd = 0;
+	text = print(&r, report_print_json);
+	assert_non_null(
+		strstr(text, "\"conditions\":[\"route-windows\"],\"verdict\":\"alarm\""));
+	free(text);
+	text = print(&r, report_print_text);
+	assert_non_null(strstr(
+		text, "route default via 192.0.2.1 dev ens2 (ipv4, dhcp): initcwnd 10 "
+		      "(the kernel's), initrwnd 32\n"
+		      "  WANTED initcwnd 32, initrwnd 32, from " DROPIN
+		      " (systemd-networkd): not live; networkctl reload applies them\n"));
+	assert_non_null(strstr(text, "\nNot as it should be (exit 3): route-windows.\n"));
 	free(text);
 }
 
@@ -426,12 +457,18 @@ static void test_prometheus(void **state _unused_)
 	assert_non_null(
 		strstr(text,
 		       "\nnettune_route_initcwnd{family=\"ipv4\",interface=\"ens2\","
-		       "gateway=\"192.0.2.1\",protocol=\"dhcp\",metric=\"100\"} 0\n"
+		       "gateway=\"192.0.2.1\",protocol=\"dhcp\",metric=\"100\"} 32\n"
 		       "nettune_route_initcwnd{family=\"ipv6\",interface=\"ens2\","
 		       "gateway=\"fe80::1\",protocol=\"ra\",metric=\"1024\"} 32\n"));
 	assert_non_null(
 		strstr(text, "\nnettune_route_initrwnd{family=\"ipv6\",interface=\"ens2\","
 			     "gateway=\"fe80::1\",protocol=\"ra\",metric=\"1024\"} 0\n"));
+	/* What the package gives each: 32, or 0 where it leaves one alone. */
+	assert_non_null(strstr(
+		text, "\nnettune_route_initcwnd_wanted{family=\"ipv4\",interface=\"ens2\","
+		      "gateway=\"192.0.2.1\",protocol=\"dhcp\",metric=\"100\"} 32\n"
+		      "nettune_route_initcwnd_wanted{family=\"ipv6\",interface=\"ens2\","
+		      "gateway=\"fe80::1\",protocol=\"ra\",metric=\"1024\"} 0\n"));
 	/* No labels that change with the values: the old families are gone. */
 	assert_null(strstr(text, "wanted="));
 	assert_null(strstr(text, "live="));

@@ -1,0 +1,364 @@
+#!/bin/sh
+# The initial windows of the default routes (src/initwnd.c), as on a host
+# whose interface systemd-networkd configures: apply writes the drop-in for
+# a route learned from DHCP, records it, reloads networkd; status tells each
+# route's windows, wanted and live, or why it leaves the route alone; apply
+# takes the drop-in away when the fragment drops fq; debian/postrm purge
+# removes it while it is as written and reloads networkd. Each case runs in
+# namespaces of its own (tests/robust/ns-lib), the helper or the postrm
+# copied into a root that is an overlay of this machine's, with a veth pair
+# for the route, /run saying who configures it, and a networkctl earlier in
+# PATH standing in for networkd: it adds the route again with the windows
+# while the drop-in is there, without them once it is gone, and logs its
+# calls.
+#
+# usage: tests/robust/windows.sh BINARY
+set -u
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/lib.sh
+. "$here/../lib.sh"
+# shellcheck source=tests/robust/ns-lib
+. "$here/ns-lib"
+bin=$(realpath "$1")
+postrm=$here/../../debian/postrm
+
+work=$(mktemp -d /tmp/nettune-robust-windows.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+if ! why=$(ns_usable); then
+	fail "tests/robust/windows.sh: $why"
+	summary
+	exit 1
+fi
+# Only fq, a "-" line: the global key is not in a child network namespace,
+# so apply skips it quietly and prints what it does with the routes.
+printf '%s\n' '# wp-panel-nettune: test fragment' '-net.core.default_qdisc = fq' >"$work/fragment"
+
+dropin=/etc/systemd/network/50-nt.network.d/50-wp-panel-nettune.conf
+# What every case can use inside its root.
+# shellcheck disable=SC2016 # expanded inside the case's root
+printf '%s\n' "D=$dropin" 'N=/etc/systemd/network/50-nt.network
+# host: the veth pair, a default route on nt-v0 learned from DHCP, the
+# fragment with fq, networkd configuring nt-v0 from 50-nt.network, and the
+# stand-in networkctl.
+host() {
+	ip link add nt-v0 type veth peer name nt-v1 && ip link set nt-v0 up && ip link set nt-v1 up
+	ip addr add 192.0.2.10/24 dev nt-v0
+	ip route add default via 192.0.2.1 dev nt-v0 proto "${1:-dhcp}" ${2:-}
+	cp /fragment /etc/sysctl.d/60-wp-panel-nettune.conf
+	mkdir -p /run/systemd/netif/links /run/systemd/system /etc/systemd/network
+	rm -rf /etc/systemd/network/*
+	links configured
+	printf "[Match]\nName=nt-v0\n\n[Network]\nDHCP=ipv4\n" >$N
+	cat >/usr/sbin/networkctl <<STUB
+#!/bin/sh
+echo "networkctl \$*" >>/run/networkctl.log
+if [ -f $D ]; then
+	ip route replace default via 192.0.2.1 dev nt-v0 proto dhcp initcwnd 32 initrwnd 32
+else
+	ip route replace default via 192.0.2.1 dev nt-v0 proto dhcp
+fi
+STUB
+	printf "#!/bin/sh\necho \"systemctl \$*\" >>/run/networkctl.log\n" >/usr/sbin/systemctl
+	chmod 755 /usr/sbin/networkctl /usr/sbin/systemctl
+}
+links() { printf "ADMIN_STATE=%s\nNETWORK_FILE=%s\n" "$1" $N >/run/systemd/netif/links/$(ip -o link show nt-v0 | cut -d: -f1); }
+route() { echo "route: $(ip route show default dev nt-v0)"; }
+calls() { cat /run/networkctl.log 2>/dev/null; }
+# plan: the line status prints below the route.
+plan() { /wp-panel-nettune status 2>&1 | grep -A1 "^route default via 192.0.2.1" | sed -n 2p; }
+tree() { find /etc/systemd/network /var/lib/wp-panel-nettune -mindepth 1 -printf "%p %y %m\n" 2>/dev/null | sort; }' \
+	>"$work/prelude"
+
+# case_ NAME WANT SCRIPT ARG: the case on standard input (setup and report)
+# around SCRIPT ARG; what it reports must be WANT.
+case_() {
+	_case=$work/case-$(echo "$1" | tr -c 'a-z0-9\n' -)
+	{
+		cat "$work/prelude"
+		cat
+	} >"$_case.sh"
+	ns_run "$3" "$4" "$_case.sh" "$_case.got"
+	check_eq "$1" "$2
+exit of the namespaces: 0" "$(cat "$_case.got")"
+}
+# The fragment goes into every root as /fragment; ns_run copies only the
+# script, so the cases' setup writes it.
+printf '%s\n' "cp_fragment() { cat >/fragment <<'FRAGMENT'" "$(cat "$work/fragment")" 'FRAGMENT
+}' >>"$work/prelude"
+
+text="# The initial windows of the routes this link learns from DHCP, written
+# by wp-panel-nettune where fq paces the first flight (wp-panel-nettune(8)).
+# Purging the package removes this file.
+[DHCPv4]
+InitialCongestionWindow=32
+InitialAdvertisedReceiveWindow=32"
+tab=$(printf '\t')
+say="said: wp-panel-nettune:"
+
+case_ "apply: the drop-in written and recorded, networkd reloaded, the route has the windows" \
+	"exit 0
+said: route default via 192.0.2.1 dev nt-v0: initial windows 32 and 32, through $dropin.
+said: Wrote $dropin.
+said: systemd-networkd reloaded its configuration.
+said: Set 0 keys, 0 already in effect, 1 skipped.
+networkctl reload
+route: default via 192.0.2.1 proto dhcp initcwnd 32 initrwnd 32 
+$text
+added$tab$dropin${tab}added/50-nt.conf${tab}new-dir
+copy: the same
+  the package's, from $dropin (systemd-networkd)
+/etc/systemd/network/50-nt.network f 644
+/etc/systemd/network/50-nt.network.d d 755
+$dropin f 644
+/var/lib/wp-panel-nettune/added d 755
+/var/lib/wp-panel-nettune/added/50-nt.conf f 644
+/var/lib/wp-panel-nettune/journal f 644" "$bin" "apply" <<'CASE'
+setup() { cp_fragment; host; }
+report() {
+	calls; route; cat $D; grep ^added /var/lib/wp-panel-nettune/journal
+	cmp -s $D /var/lib/wp-panel-nettune/added/50-nt.conf && echo "copy: the same"
+	plan; tree
+}
+CASE
+
+case_ "apply again: nothing written, no reload; the windows lost behind its back: status exit 3" \
+	"exit 0
+said: route default via 192.0.2.1 dev nt-v0: initial windows 32 and 32, through $dropin.
+said: Set 0 keys, 0 already in effect, 1 skipped.
+networkctl reload
+  WANTED initcwnd 32, initrwnd 32, from $dropin (systemd-networkd): not live; networkctl reload applies them
+status: 3
+route-windows" "$bin" apply <<'CASE'
+setup() { cp_fragment; host; /wp-panel-nettune apply >/dev/null 2>&1; }
+report() {
+	calls
+	ip route replace default via 192.0.2.1 dev nt-v0 proto dhcp
+	plan
+	rc=0 && /wp-panel-nettune status >/tmp/status 2>&1 || rc=$?
+	echo "status: $rc"
+	tail -n 1 /tmp/status | grep -o route-windows
+}
+CASE
+
+case_ "cubic: apply removes the drop-in and the directory it made, and reloads" \
+	"exit 0
+said: Removed $dropin.
+said: systemd-networkd reloaded its configuration.
+said: Set 0 keys, 0 already in effect, 0 skipped.
+networkctl reload
+networkctl reload
+route: default via 192.0.2.1 proto dhcp 
+/etc/systemd/network/50-nt.network f 644" "$bin" apply <<'CASE'
+setup() {
+	cp_fragment; host; /wp-panel-nettune apply >/dev/null 2>&1
+	echo '# cubic' >/etc/sysctl.d/60-wp-panel-nettune.conf
+}
+report() { calls; route; tree; }
+CASE
+
+case_ "revert: removes the drop-in and its directory, reloads; nothing left recorded" \
+	"exit 0
+said: No kernel value recorded: nothing to revert.
+said: Removed $dropin.
+said: systemd-networkd reloaded its configuration.
+networkctl reload
+networkctl reload
+route: default via 192.0.2.1 proto dhcp 
+/etc/systemd/network/50-nt.network f 644" "$bin" revert <<'CASE'
+setup() { cp_fragment; host; /wp-panel-nettune apply >/dev/null 2>&1; }
+report() { calls; route; tree; }
+CASE
+
+case_ "a directory that was there stays; an edited drop-in stays, and its step" \
+	"exit 0
+said: $dropin was changed since the package wrote it: left in place.
+said: Set 0 keys, 0 already in effect, 0 skipped.
+added$tab$dropin${tab}added/50-nt.conf${tab}dir-existed
+/etc/systemd/network/50-nt.network f 644
+/etc/systemd/network/50-nt.network.d d 755
+$dropin f 644
+/etc/systemd/network/50-nt.network.d/60-mine.conf f 644
+/var/lib/wp-panel-nettune/added d 755
+/var/lib/wp-panel-nettune/added/50-nt.conf f 644
+/var/lib/wp-panel-nettune/journal f 644" "$bin" apply <<'CASE'
+setup() {
+	cp_fragment; host
+	mkdir -p $N.d && echo '# mine' >$N.d/60-mine.conf
+	/wp-panel-nettune apply >/dev/null 2>&1
+	echo '# edited' >>$D
+	echo '# cubic' >/etc/sysctl.d/60-wp-panel-nettune.conf
+}
+report() { grep ^added /var/lib/wp-panel-nettune/journal; tree; }
+CASE
+
+case_ "a drop-in of that name the package did not write: left as it is, nothing recorded" \
+	"exit 0
+said: route default via 192.0.2.1 dev nt-v0: initial windows 32 and 32, through $dropin.
+said: wp-panel-nettune: apply: warning: $dropin is not the package's drop-in: left as it is
+said: Set 0 keys, 0 already in effect, 1 skipped.
+# mine
+/etc/systemd/network/50-nt.network f 644
+/etc/systemd/network/50-nt.network.d d 755
+$dropin f 644" "$bin" apply <<'CASE'
+setup() { cp_fragment; host; mkdir -p $N.d && echo '# mine' >$D; }
+report() { calls; cat $D; tree; }
+CASE
+
+# The routes apply leaves alone, and why: "journal" runs, status tells.
+alone() {
+	case_ "left alone: $1" "exit 0
+said: Nothing recorded: purge has nothing to put back.
+  left alone: $2" "$bin" journal
+}
+alone "a static route of networkd, and how to have the windows" \
+	"systemd-networkd adds it from /etc/systemd/network/50-nt.network (Gateway= or [Route]), and a drop-in would only add a second default route beside it; InitialCongestionWindow=32 and InitialAdvertisedReceiveWindow=32 in a [Route] section of that file would give it the windows" <<'CASE'
+setup() { cp_fragment; host static; }
+report() { plan; }
+CASE
+alone "a route from a router advertisement" \
+	"learned from a router advertisement: systemd-networkd has no initial window setting for those" <<'CASE'
+setup() { cp_fragment; host ra; }
+report() { plan; }
+CASE
+alone "a route with a window of its own" \
+	"it has initial windows of its own (initcwnd 20, initrwnd 0)" <<'CASE'
+setup() { cp_fragment; host dhcp "initcwnd 20"; }
+report() { plan; }
+CASE
+alone "a .network file that sets a window" \
+	"/etc/systemd/network/50-nt.network sets initial windows of its own" <<'CASE'
+setup() { cp_fragment; host; printf '[DHCPv4]\nInitialCongestionWindow=10\n' >>$N; }
+report() { plan; }
+CASE
+alone "another drop-in that sets a window" \
+	"/etc/systemd/network/50-nt.network.d/70-mine.conf sets initial windows of its own" <<'CASE'
+setup() {
+	cp_fragment; host
+	mkdir $N.d && printf '[DHCPv4]\nInitialAdvertisedReceiveWindow=64\n' >$N.d/70-mine.conf
+	printf 'NETWORK_FILE_DROPINS="%s"\n' $N.d/70-mine.conf >>/run/systemd/netif/links/$(ip -o link show nt-v0 | cut -d: -f1)
+}
+report() { plan; }
+CASE
+alone "NetworkManager's interface" \
+	"NetworkManager configures nt-v0; the package writes initial windows only for systemd-networkd" <<'CASE'
+setup() {
+	cp_fragment; host; links unmanaged
+	mkdir -p /run/NetworkManager/devices && : >/run/NetworkManager/devices/$(ip -o link show nt-v0 | cut -d: -f1)
+}
+report() { plan; }
+CASE
+alone "ifupdown's interface" \
+	"ifupdown configures nt-v0; the package writes initial windows only for systemd-networkd" <<'CASE'
+setup() { cp_fragment; host; rm /run/systemd/netif/links/*; mkdir -p /run/network && : >/run/network/ifstate.nt-v0; }
+report() { plan; }
+CASE
+alone "an interface no manager configures" \
+	"no network manager the package knows configures nt-v0 (systemd-networkd, NetworkManager, ifupdown)" <<'CASE'
+setup() { cp_fragment; host; rm /run/systemd/netif/links/*; }
+report() { plan; }
+CASE
+alone "cubic: no windows" \
+	"the profile gives initial windows only where fq paces the first flight" <<'CASE'
+setup() { cp_fragment; host; echo 'net.ipv4.tcp_fin_timeout = 15' >/etc/sysctl.d/60-wp-panel-nettune.conf; }
+report() { plan; }
+CASE
+
+# --- debian/postrm purge ----------------------------------------------------------
+
+# added: the drop-in as apply writes it, its copy and its journal step.
+printf '%s\n' "added() {
+	mkdir -p \$N.d /var/lib/wp-panel-nettune/added
+	cat >\$D <<'TEXT'
+$text
+TEXT
+	cp \$D /var/lib/wp-panel-nettune/added/50-nt.conf
+	printf 'added\t%s\tadded/50-nt.conf\t%s\n' \$D \"\$1\" | journal >\$S/journal
+}" >>"$work/prelude"
+
+case_ "purge: the drop-in removed, and the directory apply made; networkd reloaded" \
+	"exit 0
+$say removed $dropin
+$say put back the original value of 0 kernel setting(s)
+$say systemd-networkd reloaded: the routes it learns from DHCP lose the initial windows
+networkctl reload
+systemctl --system daemon-reload
+route: default via 192.0.2.1 proto dhcp 
+/etc/systemd/network/50-nt.network f 644" "$postrm" purge <<'CASE'
+setup() { cp_fragment; host; added new-dir; ip route replace default via 192.0.2.1 dev nt-v0 proto dhcp initcwnd 32 initrwnd 32; }
+report() { calls; route; tree; }
+CASE
+
+case_ "purge: a directory that was there stays" \
+	"exit 0
+$say removed $dropin
+$say put back the original value of 0 kernel setting(s)
+$say systemd-networkd reloaded: the routes it learns from DHCP lose the initial windows
+/etc/systemd/network/50-nt.network f 644
+/etc/systemd/network/50-nt.network.d d 755" "$postrm" purge <<'CASE'
+setup() { cp_fragment; host; added dir-existed; }
+report() { tree; }
+CASE
+
+case_ "purge: an edited drop-in stays, said; no reload" \
+	"exit 0
+$say $dropin was changed since the package wrote it: left in place
+$say put back the original value of 0 kernel setting(s)
+systemctl --system daemon-reload
+/etc/systemd/network/50-nt.network f 644
+/etc/systemd/network/50-nt.network.d d 755
+$dropin f 644" "$postrm" purge <<'CASE'
+setup() { cp_fragment; host; added new-dir; echo '# mine' >>$D; }
+report() { calls; tree; }
+CASE
+
+case_ "purge: the drop-in gone already, said" \
+	"exit 0
+$say $dropin is gone already
+$say put back the original value of 0 kernel setting(s)
+systemctl --system daemon-reload
+/etc/systemd/network/50-nt.network f 644
+/etc/systemd/network/50-nt.network.d d 755" "$postrm" purge <<'CASE'
+setup() { cp_fragment; host; added new-dir; rm $D; }
+report() { calls; tree; }
+CASE
+
+case_ "purge: a FIFO at the drop-in's path is not read, and stays" \
+	"exit 0
+$say $dropin was changed since the package wrote it: left in place
+$say put back the original value of 0 kernel setting(s)
+systemctl --system daemon-reload
+/etc/systemd/network/50-nt.network f 644
+/etc/systemd/network/50-nt.network.d d 755
+$dropin p 644" "$postrm" purge <<'CASE'
+setup() { cp_fragment; host; added new-dir; rm $D; mkfifo -m 644 $D; }
+report() { calls; tree; }
+CASE
+
+case_ "purge: steps naming other files are malformed: nothing removed, the state directory kept" \
+	"exit 0
+$say ignoring a malformed line in /var/lib/wp-panel-nettune/journal
+$say ignoring a malformed line in /var/lib/wp-panel-nettune/journal
+$say ignoring a malformed line in /var/lib/wp-panel-nettune/journal
+$say put back the original value of 0 kernel setting(s)
+systemctl --system daemon-reload
+/etc/passwd: kept
+/etc/systemd/network/50-nt.network f 644
+/etc/systemd/network/50-nt.network.d d 755
+$dropin f 644
+/var/lib/wp-panel-nettune/added d 755
+/var/lib/wp-panel-nettune/added/50-nt.conf f 644
+/var/lib/wp-panel-nettune/journal f 644
+/var/lib/wp-panel-nettune/lock f 644" "$postrm" purge <<'CASE'
+setup() {
+	cp_fragment; host; added new-dir
+	{
+		printf 'added\t/etc/passwd\tadded/50-nt.conf\tnew-dir\n'
+		printf 'added\t/etc/systemd/network/../../passwd.network.d/50-wp-panel-nettune.conf\tadded/50-nt.conf\tnew-dir\n'
+		printf 'added\t%s\tadded/../../../etc/passwd\tnew-dir\n' $D
+	} | journal >$S/journal
+}
+report() { calls; test -s /etc/passwd && echo "/etc/passwd: kept"; tree; }
+CASE
+
+summary
