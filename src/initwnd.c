@@ -13,8 +13,15 @@
  *     drop-in cannot change a route the .network file configures: a [Route]
  *     with the same gateway and the windows is a second route, and the
  *     kernel keeps both, the first one added in use (systemd 257).
- *   a router advertisement's route: left alone; networkd has no setting.
- *   NetworkManager, ifupdown: left alone, said so.
+ *   ifupdown, which has no setting for them: a hook in if-up.d that runs
+ *     "wp-panel-nettune windows IFACE" each time an interface comes
+ *     up, and for a new lease one in dhclient's exit hooks where dhclient
+ *     keeps the lease, or dhcpcd's exit hook where dhcpcd does (it may add
+ *     the route after ifup is done); the helper replaces the route with the same one and
+ *     the windows (route.c), and purge takes them off again.
+ *   a router advertisement's route: left alone; no manager has a setting,
+ *     and the kernel adds it again at each advertisement.
+ *   NetworkManager: left alone, said so.
  *
  * Who configures a link is read from what each manager keeps under /run,
  * never assumed from what is installed. */
@@ -28,11 +35,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <net/if.h>
 #include <unistd.h>
 
 #include "dirfd.h"
 #include "initwnd.h"
 #include "log.h"
+#include "render.h"
 
 extern char **environ;
 
@@ -46,6 +55,65 @@ const char initwnd_dropin_text[] =
 	"[DHCPv4]\n"
 	"InitialCongestionWindow=32\n"
 	"InitialAdvertisedReceiveWindow=32\n";
+
+static const char ifupdown_hook_text[] =
+	"#!/bin/sh\n"
+	"# The initial windows of the default routes of each interface ifupdown\n"
+	"# brings up, given by wp-panel-nettune where fq paces the first flight\n"
+	"# (wp-panel-nettune(8)). Purging the package removes this file.\n"
+	"case $IFACE in lo | --all) exit 0 ;; esac\n"
+	"[ -x /usr/sbin/wp-panel-nettune ] || exit 0\n"
+	"/usr/sbin/wp-panel-nettune windows \"$IFACE\" >/dev/null 2>&1 || true\n";
+
+static const char dhclient_hook_text[] =
+	"# The initial windows of the default routes dhclient adds at a new lease,\n"
+	"# given by wp-panel-nettune where fq paces the first flight\n"
+	"# (wp-panel-nettune(8)). Sourced by dhclient-script. Purging the package\n"
+	"# removes this file.\n"
+	"case $reason in\n"
+	"BOUND | REBOOT | RENEW | REBIND)\n"
+	"\tif [ -x /usr/sbin/wp-panel-nettune ]; then\n"
+	"\t\t/usr/sbin/wp-panel-nettune windows \"$interface\" >/dev/null 2>&1 || true\n"
+	"\tfi\n"
+	"\t;;\n"
+	"esac\n";
+
+static const char dhcpcd_hook_text[] =
+	"# The initial windows of the default routes dhcpcd adds at a new lease,\n"
+	"# given by wp-panel-nettune where fq paces the first flight\n"
+	"# (wp-panel-nettune(8)). Sourced by dhcpcd-run-hooks. Purging the package\n"
+	"# removes this file.\n"
+	"case $reason in\n"
+	"BOUND | REBOOT | RENEW | REBIND | STATIC)\n"
+	"\tif [ -x /usr/sbin/wp-panel-nettune ]; then\n"
+	"\t\t/usr/sbin/wp-panel-nettune windows \"$interface\" >/dev/null 2>&1 || true\n"
+	"\tfi\n"
+	"\t;;\n"
+	"esac\n";
+
+/* Each file the package may add: its text, its mode, and the name of its
+ * copy under added/ (NULL: NAME.conf, after the .network file). */
+struct carrier {
+	const char *path; /* NULL: a networkd drop-in */
+	const char *text;
+	mode_t mode;
+	const char *saved;
+};
+
+static const struct carrier carriers[] = {
+	{ NULL, initwnd_dropin_text, 0644, NULL },
+	{ STATE_IFUPDOWN_HOOK, ifupdown_hook_text, 0755, "added/if-up.d" },
+	{ STATE_DHCLIENT_HOOK, dhclient_hook_text, 0644, "added/dhclient-exit-hook" },
+	{ STATE_DHCPCD_HOOK, dhcpcd_hook_text, 0644, "added/dhcpcd-exit-hook" },
+};
+
+static const struct carrier *carrier_of(const char *path)
+{
+	for (size_t i = 1; i < ELEMENTSOF(carriers); i++)
+		if (strcmp(path, carriers[i].path) == 0)
+			return &carriers[i];
+	return &carriers[0];
+}
 
 static const char *const manager_names[] = {
 	[MANAGER_NONE] = "none",
@@ -172,8 +240,8 @@ static void plan_networkd(const char *root, const struct route_default *rt,
 			return;
 		}
 		ret->wanted = true;
-		snprintf(ret->dropin, sizeof(ret->dropin), "%s%s.d/%s",
-			 INITWND_NETWORKD_DIR, base, INITWND_DROPIN_NAME);
+		snprintf(ret->from, sizeof(ret->from), "%s%s.d/%s", INITWND_NETWORKD_DIR,
+			 base, INITWND_DROPIN_NAME);
 		return;
 	case RTPROT_STATIC:
 		snprintf(ret->why, sizeof(ret->why),
@@ -246,11 +314,27 @@ void initwnd_plan_route(const char *root, const struct route_default *rt, bool w
 	case MANAGER_NETWORKD:
 		plan_networkd(root, rt, network_file, dropins, ret);
 		return;
-	case MANAGER_NETWORKMANAGER:
 	case MANAGER_IFUPDOWN:
+		if (rt->protocol == RTPROT_RA) {
+			snprintf(ret->why, sizeof(ret->why),
+				 "learned from a router advertisement: the kernel adds it "
+				 "again at each one, without the windows");
+			return;
+		}
+		ret->wanted = true;
+		snprintf(ret->from, sizeof(ret->from), "%s", STATE_IFUPDOWN_HOOK);
+		/* ifupdown's own dhclient keeps its pid there; dhcpcd marks its
+		 * routes proto dhcp (dhclient-script's are boot). */
+		snprintf(path, sizeof(path), "/run/dhclient.%s.pid", rt->ifname);
+		ret->dhclient = exists(root, path) &&
+				exists(root, "/etc/dhcp/dhclient-exit-hooks.d");
+		ret->dhcpcd = rt->protocol == RTPROT_DHCP &&
+			      exists(root, "/usr/lib/dhcpcd/dhcpcd-run-hooks");
+		return;
+	case MANAGER_NETWORKMANAGER:
 		snprintf(ret->why, sizeof(ret->why),
-			 "%s configures %s; the package writes initial windows only for "
-			 "systemd-networkd",
+			 "%s configures %s; the package does not write initial windows "
+			 "for it",
 			 initwnd_manager_to_string(ret->manager), rt->ifname);
 		return;
 	case MANAGER_NONE:
@@ -273,11 +357,12 @@ static void print_route(const struct route_default *rt)
 		printf(" dev %s", rt->ifname);
 }
 
-/* The drop-in at PATH now: 1 when it is ours, byte for byte, 0 when it is
+/* The file at PATH now: 1 when it is ours, byte for byte, 0 when it is
  * missing, -EEXIST when something else stands there. */
-static int dropin_state(const char *path)
+static int added_state(const char *path)
 {
-	char buf[sizeof(initwnd_dropin_text) + 1];
+	const char *text = carrier_of(path)->text;
+	char buf[1024];
 	size_t len;
 	int r;
 
@@ -286,22 +371,19 @@ static int dropin_state(const char *path)
 		return 0;
 	if (r < 0 && r != -EFBIG)
 		return r;
-	return r == 0 && len == strlen(initwnd_dropin_text) &&
-			       memcmp(buf, initwnd_dropin_text, len) == 0 ?
-		       1 :
-		       -EEXIST;
+	return r == 0 && len == strlen(text) && memcmp(buf, text, len) == 0 ? 1 : -EEXIST;
 }
 
-/* The copy purge compares with, in STATE_DIR/added/NAME.conf. */
-static int save_copy(const char *root, const char *saved)
+/* The copy purge compares with, in STATE_DIR/added/. */
+static int save_copy(const char *root, const char *saved, const char *text)
 {
 	int dir_fd, r;
 
 	r = dirfd_open(root, ADDED_DIR, true, &dir_fd);
 	if (r < 0)
 		return r;
-	r = write_file_atomic_at(dir_fd, saved + strlen("added/"), initwnd_dropin_text,
-				 strlen(initwnd_dropin_text), 0644);
+	r = write_file_atomic_at(dir_fd, saved + strlen("added/"), text, strlen(text),
+				 0644);
 	close(dir_fd);
 	return r;
 }
@@ -317,27 +399,32 @@ static void remove_copy(const char *root, const char *saved)
 	(void)dirfd_rmdir(root, ADDED_DIR);
 }
 
-/* Records the drop-in, then writes it: a run stopped in between leaves a
- * step purge finds nothing to do for. */
-static int write_dropin(const struct context *ctx, struct state *state, const char *path)
+/* Records the file, then writes it: a run stopped in between leaves a step
+ * purge finds nothing to do for. */
+static int write_added(const struct context *ctx, struct state *state, const char *path)
 {
+	const struct carrier *c = carrier_of(path);
 	char dir[STATE_ADDED_PATH_MAX], saved[STATE_PATH_MAX];
-	const char *base;
 	struct stat st;
 	bool new_dir;
 	int r;
 
 	snprintf(dir, sizeof(dir), "%s", path);
 	*strrchr(dir, '/') = '\0';
-	base = strrchr(dir, '/') + 1;
-	snprintf(saved, sizeof(saved), "added/%.*s.conf",
-		 (int)(strlen(base) - strlen(".network.d")), base);
+	if (c->saved) {
+		snprintf(saved, sizeof(saved), "%s", c->saved);
+	} else {
+		const char *base = strrchr(dir, '/') + 1;
+
+		snprintf(saved, sizeof(saved), "added/%.*s.conf",
+			 (int)(strlen(base) - strlen(".network.d")), base);
+	}
 	new_dir = stat(dir, &st) < 0;
 	if (new_dir && errno != ENOENT)
 		return -errno;
 	if (!new_dir && !S_ISDIR(st.st_mode))
 		return -ENOTDIR;
-	r = save_copy(ctx->root, saved);
+	r = save_copy(ctx->root, saved, c->text);
 	if (r < 0)
 		return r;
 	r = state_add_added(state, path, saved, new_dir);
@@ -348,8 +435,7 @@ static int write_dropin(const struct context *ctx, struct state *state, const ch
 		return r;
 	if (new_dir && mkdir(dir, 0755) < 0 && errno != EEXIST)
 		return -errno;
-	return write_file_atomic(path, initwnd_dropin_text, strlen(initwnd_dropin_text),
-				 0644);
+	return write_file_atomic(path, c->text, strlen(c->text), c->mode);
 }
 
 /* systemd-networkd reads its configuration again, and configures the links
@@ -376,15 +462,42 @@ static void reload_networkd(void)
 		printf("systemd-networkd reloaded its configuration.\n");
 }
 
-/* The drop-ins recorded go while they are still as written; one edited
- * stays, and its step with it, for purge to tell. Only where the fragment no
- * longer asks for fq (a switch to cubic), or on revert: not because a link
- * is down or its route gone now, since the link may come up again. */
+/* Gives IFNAME's default routes that set no window the package's, and says
+ * which; with FROM and TO swapped, takes them off. */
+static int set_windows(const char *ifname, bool give)
+{
+	struct route_default done[ROUTE_DEFAULTS_MAX];
+	unsigned ifindex = if_nametoindex(ifname);
+	uint32_t w = INITWND_SEGMENTS;
+	size_t n;
+	int r;
+
+	if (ifindex == 0)
+		return -ENODEV;
+	r = give ? route_set_windows((int)ifindex, 0, 0, w, w, done, ELEMENTSOF(done),
+				     &n) :
+		   route_set_windows((int)ifindex, w, w, 0, 0, done, ELEMENTSOF(done), &n);
+	for (size_t i = 0; i < n; i++) {
+		print_route(&done[i]);
+		if (give)
+			printf(": initial windows %d and %d, given.\n", INITWND_SEGMENTS,
+			       INITWND_SEGMENTS);
+		else
+			printf(": initial windows taken off.\n");
+	}
+	return r;
+}
+
+/* The files recorded go while they are still as written, with the windows
+ * the helper gave routes itself; an edited file stays, and its step with
+ * it, for purge to tell. Only where the fragment no longer asks for fq (a
+ * switch to cubic), or on revert: not because a link is down or its route
+ * gone now, since the link may come up again. */
 static void remove_recorded(const struct context *ctx, struct state *state, bool *changed)
 {
 	for (size_t i = 0; i < state->n_added;) {
 		struct undo_added added = state->added[i];
-		int r = dropin_state(added.path);
+		int r = added_state(added.path);
 
 		if (r < 0) {
 			if (r == -EEXIST)
@@ -415,18 +528,75 @@ static void remove_recorded(const struct context *ctx, struct state *state, bool
 		}
 		printf("Removed %s.\n", added.path);
 		remove_copy(ctx->root, added.saved);
+		if (!carrier_of(added.path)->path)
+			*changed = true;
 		state_drop_added(state, i);
-		*changed = true;
 	}
+	for (size_t i = 0; i < state->n_windows;) {
+		int r;
+
+		if (ctx->dry_run) {
+			printf("Would take the initial windows off the default routes of %s.\n",
+			       state->windows[i].ifname);
+			i++;
+			continue;
+		}
+		r = set_windows(state->windows[i].ifname, false);
+		if (r < 0 && r != -ENODEV) {
+			log_warning("cannot take the initial windows off the default routes "
+				    "of %s: %s",
+				    state->windows[i].ifname, strerror(-r));
+			i++;
+			continue;
+		}
+		state_drop_windows(state, i);
+	}
+}
+
+/* An ifupdown interface: recorded, then its routes get the windows now; the
+ * hook gives them again at each ifup. */
+static int give_now(const struct context *ctx, struct state *state, const char *ifname)
+{
+	int r;
+
+	if (ctx->dry_run) {
+		printf("Would give the default routes of %s the initial windows.\n",
+		       ifname);
+		return 0;
+	}
+	if (!state_find_windows(state, ifname)) {
+		r = state_add_windows(state, ifname, INITWND_SEGMENTS, INITWND_SEGMENTS);
+		r = r ?: journal_save_or_log(ctx, state);
+		if (r < 0)
+			return r;
+	}
+	r = set_windows(ifname, true);
+	if (r < 0)
+		log_warning("cannot give the default routes of %s the initial windows: %s",
+			    ifname, strerror(-r));
+	return r;
+}
+
+/* Adds PATH to the list once. */
+static int want_file(const char **files, size_t *n, size_t max, const char *path)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp(files[i], path) == 0)
+			return 0;
+	if (*n == max)
+		return -E2BIG;
+	files[(*n)++] = path;
+	return 0;
 }
 
 int initwnd_apply(const struct context *ctx, const struct assignments *fragment,
 		  struct state *state)
 {
 	struct route_default routes[ROUTE_DEFAULTS_MAX];
-	const char *wanted[ROUTE_DEFAULTS_MAX];
-	size_t n, more, n_wanted = 0;
-	bool want = initwnd_fragment_wants(fragment), changed = false;
+	struct initwnd_plan plans[ROUTE_DEFAULTS_MAX];
+	const char *files[ROUTE_DEFAULTS_MAX + 3], *ifaces[ROUTE_DEFAULTS_MAX];
+	size_t n, more, n_files = 0, n_ifaces = 0;
+	bool want = initwnd_fragment_wants(fragment), networkd = false;
 	int r, ret = 0;
 
 	/* Routes belong to the running system, not to a tree under --root. */
@@ -440,73 +610,149 @@ int initwnd_apply(const struct context *ctx, const struct assignments *fragment,
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct initwnd_plan plan;
+		struct initwnd_plan *plan = &plans[i];
 
-		initwnd_plan_route("", &routes[i], want, &plan);
-		if (!plan.wanted) {
+		initwnd_plan_route("", &routes[i], want, plan);
+		if (!plan->wanted) {
 			if (want) {
 				print_route(&routes[i]);
-				printf(": initial windows left alone: %s.\n", plan.why);
+				printf(": initial windows left alone: %s.\n", plan->why);
 			}
 			continue;
 		}
-		wanted[n_wanted++] = strdup(plan.dropin);
-		if (!wanted[n_wanted - 1])
-			return -ENOMEM;
 		print_route(&routes[i]);
 		printf(": initial windows %d and %d, through %s.\n", INITWND_SEGMENTS,
-		       INITWND_SEGMENTS, plan.dropin);
+		       INITWND_SEGMENTS, plan->from);
+		(void)want_file(files, &n_files, ELEMENTSOF(files), plan->from);
+		if (plan->dhclient)
+			(void)want_file(files, &n_files, ELEMENTSOF(files),
+					STATE_DHCLIENT_HOOK);
+		if (plan->dhcpcd)
+			(void)want_file(files, &n_files, ELEMENTSOF(files),
+					STATE_DHCPCD_HOOK);
+		if (plan->manager == MANAGER_IFUPDOWN)
+			(void)want_file(ifaces, &n_ifaces, ELEMENTSOF(ifaces),
+					routes[i].ifname);
 	}
 
-	for (size_t i = 0; i < n_wanted; i++) {
-		bool again = false;
-
-		for (size_t j = 0; j < i && !again; j++)
-			again = strcmp(wanted[j], wanted[i]) == 0;
-		if (again)
-			continue;
-		r = dropin_state(wanted[i]);
+	for (size_t i = 0; i < n_files; i++) {
+		r = added_state(files[i]);
 		if (r == 1)
 			continue;
 		if (r == -EEXIST) {
-			log_warning("%s is not the package's drop-in: left as it is",
-				    wanted[i]);
+			log_warning("%s is not the package's: left as it is", files[i]);
 			continue;
 		}
 		if (r < 0) {
-			log_warning("cannot read %s: %s", wanted[i], strerror(-r));
+			log_warning("cannot read %s: %s", files[i], strerror(-r));
 			ret = ret ?: r;
 			continue;
 		}
 		if (ctx->dry_run) {
-			printf("Would write %s.\n", wanted[i]);
+			printf("Would write %s.\n", files[i]);
 			continue;
 		}
-		r = write_dropin(ctx, state, wanted[i]);
+		r = write_added(ctx, state, files[i]);
 		if (r < 0) {
-			log_warning("cannot write %s: %s", wanted[i], strerror(-r));
+			log_warning("cannot write %s: %s", files[i], strerror(-r));
 			ret = ret ?: r;
 			continue;
 		}
-		printf("Wrote %s.\n", wanted[i]);
-		changed = true;
+		printf("Wrote %s.\n", files[i]);
+		networkd = networkd || !carrier_of(files[i])->path;
 	}
 	if (!want)
-		remove_recorded(ctx, state, &changed);
-	if (changed)
+		remove_recorded(ctx, state, &networkd);
+	if (networkd)
 		reload_networkd();
-	for (size_t i = 0; i < n_wanted; i++)
-		free((char *)wanted[i]);
+	for (size_t i = 0; i < n_ifaces; i++) {
+		r = give_now(ctx, state, ifaces[i]);
+		ret = ret ?: r;
+	}
 	return ret;
 }
 
 void initwnd_revert(const struct context *ctx, struct state *state)
 {
-	bool changed = false;
+	bool networkd = false;
 
 	if (ctx->root[0] != '\0')
 		return;
-	remove_recorded(ctx, state, &changed);
-	if (changed)
+	remove_recorded(ctx, state, &networkd);
+	if (networkd)
 		reload_networkd();
 }
+
+/* --- windows ------------------------------------------------------------ */
+
+/* What the hooks of ifupdown and dhclient run for an interface that comes
+ * up or has a new lease: where the fragment sets fq, its default routes that
+ * set no window get the package's, recorded first for purge. Routes with
+ * windows of their own, multipath routes and a router advertisement's are
+ * left alone. */
+static int do_windows(struct context *ctx, int argc, char **argv)
+{
+	struct assignments fragment = { 0 };
+	struct state state = { 0 };
+	struct sysinfo info;
+	const char *ifname;
+	int c, r, lock;
+
+	while ((c = command_getopt(command_windows.options, false, argc, argv)) != -1)
+		return command_parsed_exit(command_option(&command_windows, c, argv));
+	if (argc - optind != 1) {
+		usage_error(&command_windows, optind < argc ? "one interface only" :
+							      "an interface is needed");
+		return EXIT_USAGE;
+	}
+	ifname = argv[optind];
+	if (ctx->root[0] != '\0') {
+		log_error("it changes the running kernel's routes: not under --root");
+		return EXIT_FAILURE;
+	}
+	if (geteuid() != 0) {
+		log_error("needs root: it changes the running kernel's routes and the "
+			  "record in %s",
+			  STATE_DIR);
+		return EXIT_FAILURE;
+	}
+	if (if_nametoindex(ifname) == 0) {
+		log_error("no interface %s", ifname);
+		return EXIT_FAILURE;
+	}
+	if (detect_or_log(ctx, &info) < 0)
+		return EXIT_FAILURE;
+	if (kernel_off_limits_say(ctx, &info))
+		return EXIT_SUCCESS;
+	r = read_fragment_or_log(ctx, &fragment);
+	if (r == -ENOENT) {
+		printf("%s is missing: no initial windows.\n", FRAGMENT_SYSCTL);
+		return EXIT_SUCCESS;
+	}
+	if (r < 0)
+		return EXIT_FAILURE;
+	if (!initwnd_fragment_wants(&fragment)) {
+		printf("The fragment does not set fq: no initial windows.\n");
+		assignments_free(&fragment);
+		return EXIT_SUCCESS;
+	}
+	assignments_free(&fragment);
+	if (lock_or_log(ctx, &lock) < 0)
+		return EXIT_FAILURE;
+	r = journal_load_or_log(ctx, &state);
+	if (r == 0)
+		r = give_now(ctx, &state, ifname);
+	state_unlock(ctx->root, lock);
+	state_free(&state);
+	return r < 0 ? EXIT_FAILURE : EXIT_SUCCESS;
+}
+
+const struct command command_windows = {
+	.name = "windows",
+	.args = "interface",
+	.summary = "give an interface's default routes the initial windows",
+	.description = "Give the default routes of an interface the initial windows, "
+		       "where the fragment sets fq; run by the hooks of ifupdown and "
+		       "dhclient the package writes.",
+	.run = do_windows,
+};

@@ -28,11 +28,14 @@ enum initwnd_manager {
 };
 
 /* What the package does with one default route: gives it the windows
- * through dropin, or leaves it alone, for the reason in why (a phrase). */
+ * through the file from (a networkd drop-in, ifupdown's hook; and dhclient's
+ * where dhclient keeps the interface's lease), or leaves it alone, for the
+ * reason in why (a phrase). */
 struct initwnd_plan {
 	enum initwnd_manager manager;
 	bool wanted;
-	char dropin[STATE_ADDED_PATH_MAX];
+	bool dhclient, dhcpcd;
+	char from[STATE_ADDED_PATH_MAX];
 	char why[512];
 };
 
@@ -50,15 +53,17 @@ const char *initwnd_manager_to_string(enum initwnd_manager manager);
 /* The text of the drop-in. */
 extern const char initwnd_dropin_text[];
 
-/* Part of apply, under its lock, on the real root only: writes the drop-ins
+/* Part of apply, under its lock, on the real root only: writes the files
  * the default routes want, each recorded in STATE before it is written, and
  * removes those recorded and still as written where the fragment no longer
- * wants them; then asks systemd-networkd to reload. A failure is told, and
+ * wants them; then asks systemd-networkd to reload, and gives the routes of
+ * ifupdown's interfaces the windows (recorded first). A failure is told, and
  * leaves the rest of apply alone: the kernel refusing a route is no reason
  * to fail an install. */
 int initwnd_apply(const struct context *ctx, const struct assignments *fragment,
 		  struct state *state);
 
-/* Part of revert: removes the drop-ins recorded that are still as written,
- * then asks systemd-networkd to reload; on the real root only. */
+/* Part of revert: removes the files recorded that are still as written and
+ * takes off the windows the helper gave routes itself, then asks
+ * systemd-networkd to reload; on the real root only. */
 void initwnd_revert(const struct context *ctx, struct state *state);

@@ -58,6 +58,9 @@ static void print_steps(const struct context *ctx, const struct state *s)
 		       STATE_DIR, added->saved,
 		       added->new_dir ? ", and its directory once empty" : "");
 	}
+	for (size_t i = 0; i < s->n_windows; i++)
+		printf("  take initial windows %u and %u off the default routes of %s\n",
+		       s->windows[i].cwnd, s->windows[i].rwnd, s->windows[i].ifname);
 }
 
 /* Under the lock: the steps of the earlier records, with the keys of a

@@ -12,3 +12,8 @@
  * says the dump is done, or a negative errno. */
 int netlink_dump(uint16_t type, const void *body, size_t body_len, uint16_t want,
 		 int (*each)(const struct nlmsghdr *h, void *data), void *data);
+
+/* One rtnetlink request, REQ complete but for its flags' REQUEST and ACK
+ * and its sequence number, which are set here: 0 once the kernel
+ * acknowledges it, or the negative errno it answers with. */
+int netlink_request(struct nlmsghdr *req);

@@ -77,6 +77,7 @@ extern const struct command command_status;
 extern const struct command command_takeover;
 extern const struct command command_journal;
 extern const struct command command_overrides;
+extern const struct command command_windows;
 extern const struct command command_help;
 
 /* The table main picks a command from, by its exact name, and the options

@@ -313,14 +313,21 @@ static void print_text_route_plan(const struct report *r, size_t i, FILE *f)
 	if (!plan->wanted)
 		fprintf(f, "  left alone: %s\n", text_escape(plan->why, why, sizeof(why)));
 	else if (route_windows_live(r, i))
-		fprintf(f, "  the package's, from %s (%s)\n", plan->dropin,
+		fprintf(f, "  the package's, from %s (%s)\n", plan->from,
+			initwnd_manager_to_string(plan->manager));
+	else if (plan->manager == MANAGER_NETWORKD)
+		fprintf(f,
+			"  WANTED initcwnd %d, initrwnd %d, from %s (%s): not live; "
+			"networkctl reload applies them\n",
+			INITWND_SEGMENTS, INITWND_SEGMENTS, plan->from,
 			initwnd_manager_to_string(plan->manager));
 	else
 		fprintf(f,
 			"  WANTED initcwnd %d, initrwnd %d, from %s (%s): not live; "
-			"networkctl reload applies them\n",
-			INITWND_SEGMENTS, INITWND_SEGMENTS, plan->dropin,
-			initwnd_manager_to_string(plan->manager));
+			"wp-panel-nettune windows %s applies them\n",
+			INITWND_SEGMENTS, INITWND_SEGMENTS, plan->from,
+			initwnd_manager_to_string(plan->manager),
+			text_escape(r->routes[i].ifname, why, sizeof(why)));
 }
 
 /* One line per default route: where it goes, who added it, and the initial
@@ -618,7 +625,7 @@ static void json_route_plan(struct json *j, const struct initwnd_plan *plan)
 		json_null(j, "wanted_initcwnd");
 		json_null(j, "wanted_initrwnd");
 	}
-	json_string(j, "wanted_from", plan->wanted ? plan->dropin : NULL);
+	json_string(j, "wanted_from", plan->wanted ? plan->from : NULL);
 	json_string(j, "left_alone", plan->wanted ? NULL : plan->why);
 }
 

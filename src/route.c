@@ -1,17 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The default routes of the running kernel and the initial windows they set,
- * from an rtnetlink dump. Only status uses it, and only on the real root: an
- * initial window is a route attribute, not a sysctl, and no file under /proc
- * holds it. */
+ * from an rtnetlink dump, on the real root only: an initial window is a
+ * route attribute, not a sysctl, and no file under /proc holds it. And the
+ * one change the helper makes to a route: the same route again, with the
+ * windows, for the hooks of network managers that have no setting of their
+ * own for them. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/rtnetlink.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
 #include "netlink.h"
 #include "route.h"
+#include "util.h"
 
 static uint32_t attr_u32(const struct rtattr *rta)
 {
@@ -179,4 +184,142 @@ const char *route_protocol_to_string(unsigned protocol, char *buf, size_t size)
 		snprintf(buf, size, "%u", protocol);
 		return buf;
 	}
+}
+
+/* --- Giving a route its windows ------------------------------------------ */
+
+struct windows_dump {
+	int ifindex;
+	uint32_t cwnd, rwnd; /* the routes' windows now */
+	struct nlmsghdr *found[ROUTE_DEFAULTS_MAX];
+	size_t n;
+};
+
+static bool has_attr(const struct nlmsghdr *h, unsigned short type)
+{
+	const struct rtmsg *rtm = NLMSG_DATA(h);
+	int len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*rtm));
+
+	for (const struct rtattr *rta = RTM_RTA(rtm); RTA_OK(rta, len);
+	     rta = RTA_NEXT(rta, len))
+		if (rta->rta_type == type)
+			return true;
+	return false;
+}
+
+/* A copy of each default route through the interface whose windows are the
+ * ones sought, and that is neither multipath nor a router advertisement's. */
+static int windows_each(const struct nlmsghdr *h, void *data)
+{
+	struct windows_dump *d = data;
+	struct route_default rt;
+	int r = route_parse(h, &rt);
+
+	if (r <= 0)
+		return r;
+	if (rt.ifindex != d->ifindex || rt.protocol == RTPROT_RA ||
+	    rt.initcwnd != d->cwnd || rt.initrwnd != d->rwnd ||
+	    has_attr(h, RTA_MULTIPATH) || d->n == ELEMENTSOF(d->found))
+		return 0;
+	d->found[d->n] = malloc(h->nlmsg_len);
+	if (!d->found[d->n])
+		return -ENOMEM;
+	memcpy(d->found[d->n++], h, h->nlmsg_len);
+	return 0;
+}
+
+static struct rtattr *append(struct nlmsghdr *h, size_t size, unsigned short type,
+			     const void *data, size_t len)
+{
+	struct rtattr *rta = (struct rtattr *)((char *)h + NLMSG_ALIGN(h->nlmsg_len));
+
+	if (NLMSG_ALIGN(h->nlmsg_len) + RTA_SPACE(len) > size)
+		return NULL;
+	rta->rta_type = type;
+	rta->rta_len = (unsigned short)RTA_LENGTH(len);
+	if (len)
+		memcpy(RTA_DATA(rta), data, len);
+	h->nlmsg_len = NLMSG_ALIGN(h->nlmsg_len) + RTA_ALIGN(rta->rta_len);
+	return rta;
+}
+
+/* ORIG again, with NLM_F_REPLACE and without NLM_F_CREATE (a route gone
+ * meanwhile is not made again), its other metrics and the windows CWND and
+ * RWND (none where 0). What the kernel reports and does not take back is
+ * left out: the cache info, and of the flags all but onlink. */
+static int replace_with_windows(const struct nlmsghdr *orig, uint32_t cwnd, uint32_t rwnd)
+{
+	union {
+		struct nlmsghdr h;
+		char buf[8192];
+	} req = { 0 };
+	const struct rtmsg *rtm = NLMSG_DATA(orig);
+	int len = (int)orig->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*rtm));
+	const struct rtattr *metrics = NULL;
+	struct rtattr *nest;
+	struct rtmsg *out;
+
+	req.h.nlmsg_type = RTM_NEWROUTE;
+	req.h.nlmsg_flags = NLM_F_REPLACE;
+	req.h.nlmsg_len = NLMSG_LENGTH(sizeof(*rtm));
+	out = NLMSG_DATA(&req.h);
+	*out = *rtm;
+	out->rtm_flags &= RTNH_F_ONLINK;
+	for (const struct rtattr *rta = RTM_RTA(rtm); RTA_OK(rta, len);
+	     rta = RTA_NEXT(rta, len)) {
+		if (rta->rta_type == RTA_METRICS)
+			metrics = rta;
+		else if (rta->rta_type != RTA_CACHEINFO &&
+			 !append(&req.h, sizeof(req), rta->rta_type, RTA_DATA(rta),
+				 RTA_PAYLOAD(rta)))
+			return -E2BIG;
+	}
+	nest = append(&req.h, sizeof(req), RTA_METRICS, NULL, 0);
+	if (!nest)
+		return -E2BIG;
+	if (metrics) {
+		int mlen = (int)RTA_PAYLOAD(metrics);
+
+		for (const struct rtattr *m = RTA_DATA(metrics); RTA_OK(m, mlen);
+		     m = RTA_NEXT(m, mlen))
+			if (m->rta_type != RTAX_INITCWND &&
+			    m->rta_type != RTAX_INITRWND &&
+			    !append(&req.h, sizeof(req), m->rta_type, RTA_DATA(m),
+				    RTA_PAYLOAD(m)))
+				return -E2BIG;
+	}
+	if ((cwnd && !append(&req.h, sizeof(req), RTAX_INITCWND, &cwnd, sizeof(cwnd))) ||
+	    (rwnd && !append(&req.h, sizeof(req), RTAX_INITRWND, &rwnd, sizeof(rwnd))))
+		return -E2BIG;
+	nest->rta_len = (unsigned short)((char *)&req.h + req.h.nlmsg_len - (char *)nest);
+	return netlink_request(&req.h);
+}
+
+int route_set_windows(int ifindex, uint32_t from_cwnd, uint32_t from_rwnd, uint32_t cwnd,
+		      uint32_t rwnd, struct route_default *done, size_t max,
+		      size_t *ret_n)
+{
+	const struct rtmsg rtm = { .rtm_family = AF_UNSPEC };
+	struct windows_dump d = { .ifindex = ifindex,
+				  .cwnd = from_cwnd,
+				  .rwnd = from_rwnd };
+	int r;
+
+	*ret_n = 0;
+	r = netlink_dump(RTM_GETROUTE, &rtm, sizeof(rtm), RTM_NEWROUTE, windows_each, &d);
+	for (size_t i = 0; i < d.n; i++) {
+		struct route_default *rt = &done[*ret_n];
+
+		if (r == 0)
+			r = replace_with_windows(d.found[i], cwnd, rwnd);
+		if (r == 0 && *ret_n < max && route_parse(d.found[i], rt) == 1) {
+			if (!if_indextoname((unsigned)ifindex, rt->ifname))
+				rt->ifname[0] = '\0';
+			rt->initcwnd = cwnd;
+			rt->initrwnd = rwnd;
+			(*ret_n)++;
+		}
+		free(d.found[i]);
+	}
+	return r;
 }

@@ -39,6 +39,16 @@ int route_parse(const struct nlmsghdr *h, struct route_default *ret);
 int route_list_defaults(struct route_default *routes, size_t max, size_t *ret_n,
 			size_t *ret_more);
 
+/* Replaces each default route of the main table through IFINDEX whose
+ * windows are FROM_CWND and FROM_RWND (0: none), and that is neither
+ * multipath nor learned from a router advertisement, with the same route
+ * and the windows CWND and RWND (0: none): the routes replaced, as they are
+ * now, go into DONE (at most MAX, *ret_n). Returns 0, or the first error,
+ * after which no other route is changed. */
+int route_set_windows(int ifindex, uint32_t from_cwnd, uint32_t from_rwnd, uint32_t cwnd,
+		      uint32_t rwnd, struct route_default *done, size_t max,
+		      size_t *ret_n);
+
 /* "ipv4", "ipv6". */
 const char *route_family_to_string(int family);
 /* iproute2's name of a protocol ("kernel", "boot", "static", "dhcp", "ra"),

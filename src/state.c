@@ -14,6 +14,9 @@
  *   added PATH SAVED new-dir|dir-existed remove PATH while it is the copy
  *                                        STATE_DIR/SAVED (and its directory,
  *                                        once empty, if the helper made it)
+ *   windows IFACE CWND RWND              take the initial windows off each
+ *                                        default route through IFACE that
+ *                                        has exactly these
  *
  * The records of earlier versions (0.1.0's "state 1", the "state 2" of the
  * builds after it, and their "taken-over" record of a file taken over) are
@@ -38,11 +41,12 @@
 #include "state.h"
 
 #define JOURNAL_HEADER "# wp-panel-nettune journal 1"
-#define JOURNAL_COLUMNS                              \
-	"# key\tKEY\tORIGINAL\tAPPLIED[\tPENDING]\n" \
-	"# file\tPATH\tMODE\tUID\tGID\tSAVED\n"      \
-	"# set\tKEY\tVALUE\n"                        \
-	"# added\tPATH\tSAVED\tnew-dir|dir-existed"
+#define JOURNAL_COLUMNS                               \
+	"# key\tKEY\tORIGINAL\tAPPLIED[\tPENDING]\n"  \
+	"# file\tPATH\tMODE\tUID\tGID\tSAVED\n"       \
+	"# set\tKEY\tVALUE\n"                         \
+	"# added\tPATH\tSAVED\tnew-dir|dir-existed\n" \
+	"# windows\tIFACE\tCWND\tRWND"
 #define LEGACY_HEADER "# wp-panel-nettune state 2"
 #define LEGACY_HEADER_V1 "# wp-panel-nettune state 1"
 #define LEGACY_TAKEOVER_HEADER "# wp-panel-nettune taken-over 2"
@@ -245,6 +249,14 @@ static int parse_step(struct state *s, char *line)
 	if (strcmp(field[0], "added") == 0 && n == 4 &&
 	    (strcmp(field[3], "new-dir") == 0 || strcmp(field[3], "dir-existed") == 0)) {
 		r = state_add_added(s, field[1], field[2], field[3][0] == 'n');
+		return r == -ENOMEM ? r : r < 0 ? -EBADMSG : 0;
+	}
+	if (strcmp(field[0], "windows") == 0 && n == 4) {
+		unsigned cwnd, rwnd;
+
+		if (parse_id(field[2], &cwnd) < 0 || parse_id(field[3], &rwnd) < 0)
+			return -EBADMSG;
+		r = state_add_windows(s, field[1], cwnd, rwnd);
 		return r == -ENOMEM ? r : r < 0 ? -EBADMSG : 0;
 	}
 	if (strcmp(field[0], "set") == 0 && n == 3 && s->n_files > 0 &&
@@ -598,6 +610,9 @@ int state_write_stream(FILE *f, const struct state *state)
 		fprintf(f, "added\t%s\t%s\t%s\n", state->added[i].path,
 			state->added[i].saved,
 			state->added[i].new_dir ? "new-dir" : "dir-existed");
+	for (size_t i = 0; i < state->n_windows; i++)
+		fprintf(f, "windows\t%s\t%u\t%u\n", state->windows[i].ifname,
+			state->windows[i].cwnd, state->windows[i].rwnd);
 	fprintf(f, "%s\n", TRAILER);
 	return ferror(f) ? -EIO : 0;
 }
@@ -673,7 +688,8 @@ int state_remove_file(const char *root)
 
 bool state_empty(const struct state *state)
 {
-	return state->n == 0 && state->n_files == 0 && state->n_added == 0;
+	return state->n == 0 && state->n_files == 0 && state->n_added == 0 &&
+	       state->n_windows == 0;
 }
 
 struct record *state_find(struct state *state, const char *key)
@@ -820,13 +836,21 @@ int state_add_added(struct state *state, const char *path, const char *saved, bo
 	size_t len;
 	struct undo_added *added;
 
-	if (!startswith(path, NETWORKD_DIR) || strlen(path) >= STATE_ADDED_PATH_MAX)
-		return -EINVAL;
-	len = strlen(rest);
-	if (len <= strlen(NETWORKD_DROPIN) ||
-	    strcmp(rest + len - strlen(NETWORKD_DROPIN), NETWORKD_DROPIN) != 0)
-		return -EINVAL;
-	snprintf(name, sizeof(name), "%.*s", (int)(len - strlen(NETWORKD_DROPIN)), rest);
+	if (strcmp(path, STATE_IFUPDOWN_HOOK) == 0 ||
+	    strcmp(path, STATE_DHCLIENT_HOOK) == 0 ||
+	    strcmp(path, STATE_DHCPCD_HOOK) == 0) {
+		snprintf(name, sizeof(name), "x");
+	} else {
+		if (!startswith(path, NETWORKD_DIR) ||
+		    strlen(path) >= STATE_ADDED_PATH_MAX)
+			return -EINVAL;
+		len = strlen(rest);
+		if (len <= strlen(NETWORKD_DROPIN) ||
+		    strcmp(rest + len - strlen(NETWORKD_DROPIN), NETWORKD_DROPIN) != 0)
+			return -EINVAL;
+		snprintf(name, sizeof(name), "%.*s", (int)(len - strlen(NETWORKD_DROPIN)),
+			 rest);
+	}
 	if (!state_name_valid(name) || !startswith(saved, ADDED_DIR) ||
 	    !state_name_valid(saved + strlen(ADDED_DIR)) ||
 	    strlen(saved) >= STATE_PATH_MAX)
@@ -850,8 +874,47 @@ void state_drop_added(struct state *state, size_t index)
 	state->n_added--;
 }
 
+struct undo_windows *state_find_windows(struct state *state, const char *ifname)
+{
+	for (size_t i = 0; i < state->n_windows; i++)
+		if (strcmp(state->windows[i].ifname, ifname) == 0)
+			return &state->windows[i];
+	return NULL;
+}
+
+/* An interface's name that purge's shell loop can pass on unquoted:
+ * letters, digits, "_", "-" and ".", not first (the kernel takes no "/",
+ * ":" or white space in one). */
+int state_add_windows(struct state *state, const char *ifname, unsigned cwnd,
+		      unsigned rwnd)
+{
+	struct undo_windows *w;
+
+	if (strlen(ifname) >= sizeof(w->ifname) || !state_name_valid(ifname) ||
+	    cwnd == 0 || rwnd == 0)
+		return -EINVAL;
+	if (state_find_windows(state, ifname))
+		return -EEXIST;
+	if (grow_array(&state->windows, &state->cap_windows, state->n_windows,
+		       sizeof(*state->windows)) < 0)
+		return -ENOMEM;
+	w = &state->windows[state->n_windows++];
+	snprintf(w->ifname, sizeof(w->ifname), "%s", ifname);
+	w->cwnd = cwnd;
+	w->rwnd = rwnd;
+	return 0;
+}
+
+void state_drop_windows(struct state *state, size_t index)
+{
+	memmove(&state->windows[index], &state->windows[index + 1],
+		(state->n_windows - index - 1) * sizeof(*state->windows));
+	state->n_windows--;
+}
+
 void state_free(struct state *state)
 {
+	free(state->windows);
 	free(state->items);
 	free(state->files);
 	free(state->sets);

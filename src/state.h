@@ -28,7 +28,10 @@
 #define STATE_PATH_MAX (sizeof("/etc/sysctl.d/") + STATE_NAME_MAX)
 /* A file the package added to the network configuration:
  * /etc/systemd/network/NAME.network.d/50-wp-panel-nettune.conf, and its copy
- * added/NAME.conf. */
+ * added/NAME.conf; or one of the hooks below, and its copy added/NAME. */
+#define STATE_IFUPDOWN_HOOK "/etc/network/if-up.d/wp-panel-nettune"
+#define STATE_DHCLIENT_HOOK "/etc/dhcp/dhclient-exit-hooks.d/wp-panel-nettune"
+#define STATE_DHCPCD_HOOK "/etc/dhcpcd.exit-hook"
 #define STATE_ADDED_PATH_MAX                                                  \
 	(sizeof("/etc/systemd/network/.network.d/50-wp-panel-nettune.conf") + \
 	 STATE_NAME_MAX)
@@ -78,6 +81,14 @@ struct undo_added {
 	bool new_dir;
 };
 
+/* An interface whose default routes the helper gave initial windows itself
+ * (the hooks of ifupdown and dhclient): purge takes them off each route
+ * that still has exactly these. */
+struct undo_windows {
+	char ifname[16]; /* IFNAMSIZ */
+	unsigned cwnd, rwnd;
+};
+
 /* Where a state was read from, besides the journal. */
 enum {
 	STATE_FROM_LEGACY_RECORD = 1 << 0,
@@ -93,6 +104,8 @@ struct state {
 	struct undo_set *sets;
 	size_t n_added, cap_added;
 	struct undo_added *added;
+	size_t n_windows, cap_windows;
+	struct undo_windows *windows;
 	unsigned legacy; /* STATE_FROM_* bits: state_save removes those files */
 };
 
@@ -122,4 +135,8 @@ struct undo_added *state_find_added(struct state *state, const char *path);
 int state_add_added(struct state *state, const char *path, const char *saved,
 		    bool new_dir);
 void state_drop_added(struct state *state, size_t index);
+struct undo_windows *state_find_windows(struct state *state, const char *ifname);
+int state_add_windows(struct state *state, const char *ifname, unsigned cwnd,
+		      unsigned rwnd);
+void state_drop_windows(struct state *state, size_t index);
 void state_free(struct state *state);

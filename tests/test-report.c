@@ -76,7 +76,7 @@ static void report_in_effect(struct report *r, struct key_facts *keys)
 			      .initcwnd = 32 } },
 		.route_plans = { { .manager = MANAGER_NETWORKD,
 				   .wanted = true,
-				   .dropin = DROPIN },
+				   .from = DROPIN },
 				 { .manager = MANAGER_NETWORKD, .why = RA_WHY } },
 	};
 	r->have_choice = true;

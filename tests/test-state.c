@@ -20,6 +20,7 @@
 	"# file\tPATH\tMODE\tUID\tGID\tSAVED\n"                                            \
 	"# set\tKEY\tVALUE\n"                                                              \
 	"# added\tPATH\tSAVED\tnew-dir|dir-existed\n"                                      \
+	"# windows\tIFACE\tCWND\tRWND\n"                                                   \
 	"key\tnet.core.somaxconn\t4096\t65535\n"                                           \
 	"key\tnet.ipv4.tcp_rmem\t4096 131072 6291456\t4096 131072 16777216\n"              \
 	"file\t/etc/sysctl.d/99-wp-panel.conf\t0640\t0\t4\ttaken-over/99-wp-panel.conf\n"  \
@@ -27,6 +28,8 @@
 	"set\tnet.ipv4.tcp_mem\t786432 1048576 1572864\n"                                  \
 	"added\t/etc/systemd/network/10-netplan-eth0.network.d/50-wp-panel-nettune.conf\t" \
 	"added/10-netplan-eth0.conf\tnew-dir\n"                                            \
+	"added\t/etc/network/if-up.d/wp-panel-nettune\tadded/if-up.d\tdir-existed\n"       \
+	"windows\teth0\t32\t32\n"                                                          \
 	"# end\n"
 
 static bool exists(const char *root, const char *path)
@@ -66,6 +69,13 @@ static void test_round_trip(void **state _unused_)
 			"/etc/systemd/network/10-netplan-eth0.network.d/50-wp-panel-nettune.conf",
 			"added/10-netplan-eth0.conf", true),
 		0);
+	assert_int_equal(state_add_added(&s, STATE_IFUPDOWN_HOOK, "added/if-up.d", false),
+			 0);
+	assert_int_equal(state_add_windows(&s, "eth0", 32, 32), 0);
+	assert_int_equal(state_add_windows(&s, "eth0", 32, 32), -EEXIST);
+	assert_int_equal(state_add_windows(&s, "eth 1", 32, 32), -EINVAL);
+	assert_int_equal(state_add_windows(&s, "a-name-too-long-", 32, 32), -EINVAL);
+	assert_int_equal(state_add_windows(&s, "eth1", 0, 32), -EINVAL);
 	assert_int_equal(state_save(root, &s), 0);
 	assert_string_equal(scratch_read(root, STATE_JOURNAL), GOOD);
 	state_free(&s);
@@ -80,11 +90,16 @@ static void test_round_trip(void **state _unused_)
 	assert_int_equal(s.files[0].mode, 0640);
 	assert_int_equal(s.files[0].gid, 4);
 	assert_string_equal(s.sets[1].value, "786432 1048576 1572864");
-	assert_int_equal(s.n_added, 1);
+	assert_int_equal(s.n_added, 2);
 	assert_true(s.added[0].new_dir);
+	assert_false(s.added[1].new_dir);
 	assert_string_equal(s.added[0].saved, "added/10-netplan-eth0.conf");
 	state_drop_added(&s, 0);
-	assert_int_equal(s.n_added, 0);
+	assert_int_equal(s.n_added, 1);
+	assert_int_equal(s.n_windows, 1);
+	assert_non_null(state_find_windows(&s, "eth0"));
+	state_drop_windows(&s, 0);
+	assert_int_equal(s.n_windows, 0);
 	state_drop(&s, 0);
 	assert_null(state_find(&s, "net.core.somaxconn"));
 	state_drop_file(&s, 0);
@@ -157,6 +172,9 @@ static void test_added_steps(void **state _unused_)
 		{ "/etc/systemd/network/x.network.d/50-wp-panel-nettune.conf",
 		  "added/../journal" },
 		{ "/etc/systemd/network/x.network.d/50-wp-panel-nettune.conf", "added/" },
+		{ "/etc/network/if-up.d/other", "added/if-up.d" },
+		{ "/etc/network/if-up.d/wp-panel-nettune", "if-up.d" },
+		{ "/etc/dhcp/dhclient-exit-hooks.d/wp-panel-nettune", "added/../x" },
 	};
 	const char *good = "/etc/systemd/network/x.network.d/50-wp-panel-nettune.conf";
 	struct state s = { 0 };
@@ -205,6 +223,7 @@ static void test_legacy(void **state _unused_)
 			    "# file\tPATH\tMODE\tUID\tGID\tSAVED\n"
 			    "# set\tKEY\tVALUE\n"
 			    "# added\tPATH\tSAVED\tnew-dir|dir-existed\n"
+			    "# windows\tIFACE\tCWND\tRWND\n"
 			    "key\tnet.core.somaxconn\t4096\t65535\t1234\n# end\n");
 	state_free(&s);
 	scratch_free(root);

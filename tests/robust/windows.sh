@@ -62,12 +62,29 @@ STUB
 	printf "#!/bin/sh\necho \"systemctl \$*\" >>/run/networkctl.log\n" >/usr/sbin/systemctl
 	chmod 755 /usr/sbin/networkctl /usr/sbin/systemctl
 }
+# ifupdown: ifupdown configures nt-v0 (and not networkd), with an IPv6
+# default route beside the IPv4 one; the helper is installed, for the hooks.
+ifupdown() {
+	rm -f /run/systemd/netif/links/*
+	rm -rf /usr/lib/dhcpcd /etc/dhcpcd.exit-hook
+	mkdir -p /run/network /etc/network/if-up.d && : >/run/network/ifstate.nt-v0
+	ip -6 addr add 2001:db8::10/64 dev nt-v0 nodad
+	ip -6 route add default via 2001:db8::1 dev nt-v0 metric 512
+	cp /wp-panel-nettune /usr/sbin/wp-panel-nettune 2>/dev/null || true
+}
 links() { printf "ADMIN_STATE=%s\nNETWORK_FILE=%s\n" "$1" $N >/run/systemd/netif/links/$(ip -o link show nt-v0 | cut -d: -f1); }
 route() { echo "route: $(ip route show default dev nt-v0)"; }
+route6() { echo "route6: $(ip -6 route show default dev nt-v0)"; }
 calls() { cat /run/networkctl.log 2>/dev/null; }
 # plan: the line status prints below the route.
 plan() { /wp-panel-nettune status 2>&1 | grep -A1 "^route default via 192.0.2.1" | sed -n 2p; }
-tree() { find /etc/systemd/network /var/lib/wp-panel-nettune -mindepth 1 -printf "%p %y %m\n" 2>/dev/null | sort; }' \
+tree() {
+	{
+		find /etc/systemd/network /var/lib/wp-panel-nettune -mindepth 1 -printf "%p %y %m\n"
+		find /etc/network /etc/dhcp -name "wp-panel-nettune*" -printf "%p %y %m\n"
+		find /etc/dhcpcd.exit-hook -printf "%p %y %m\n"
+	} 2>/dev/null | sort
+}' \
 	>"$work/prelude"
 
 # case_ NAME WANT SCRIPT ARG: the case on standard input (setup and report)
@@ -195,7 +212,7 @@ CASE
 case_ "a drop-in of that name the package did not write: left as it is, nothing recorded" \
 	"exit 0
 said: route default via 192.0.2.1 dev nt-v0: initial windows 32 and 32, through $dropin.
-said: wp-panel-nettune: apply: warning: $dropin is not the package's drop-in: left as it is
+said: wp-panel-nettune: apply: warning: $dropin is not the package's: left as it is
 said: Set 0 keys, 0 already in effect, 1 skipped.
 # mine
 /etc/systemd/network/50-nt.network f 644
@@ -241,16 +258,16 @@ setup() {
 report() { plan; }
 CASE
 alone "NetworkManager's interface" \
-	"NetworkManager configures nt-v0; the package writes initial windows only for systemd-networkd" <<'CASE'
+	"NetworkManager configures nt-v0; the package does not write initial windows for it" <<'CASE'
 setup() {
 	cp_fragment; host; links unmanaged
 	mkdir -p /run/NetworkManager/devices && : >/run/NetworkManager/devices/$(ip -o link show nt-v0 | cut -d: -f1)
 }
 report() { plan; }
 CASE
-alone "ifupdown's interface" \
-	"ifupdown configures nt-v0; the package writes initial windows only for systemd-networkd" <<'CASE'
-setup() { cp_fragment; host; rm /run/systemd/netif/links/*; mkdir -p /run/network && : >/run/network/ifstate.nt-v0; }
+alone "a router advertisement's route on ifupdown's interface" \
+	"learned from a router advertisement: the kernel adds it again at each one, without the windows" <<'CASE'
+setup() { cp_fragment; host ra; ifupdown; }
 report() { plan; }
 CASE
 alone "an interface no manager configures" \
@@ -262,6 +279,129 @@ alone "cubic: no windows" \
 	"the profile gives initial windows only where fq paces the first flight" <<'CASE'
 setup() { cp_fragment; host; echo 'net.ipv4.tcp_fin_timeout = 15' >/etc/sysctl.d/60-wp-panel-nettune.conf; }
 report() { plan; }
+CASE
+
+# --- ifupdown --------------------------------------------------------------------
+
+hook=/etc/network/if-up.d/wp-panel-nettune
+dhook=/etc/dhcp/dhclient-exit-hooks.d/wp-panel-nettune
+case_ "ifupdown: apply writes the if-up.d hook, records the interface, gives both routes the windows" \
+	"exit 0
+said: route default via 192.0.2.1 dev nt-v0: initial windows 32 and 32, through $hook.
+said: route default via 2001:db8::1 dev nt-v0: initial windows 32 and 32, through $hook.
+said: Wrote $hook.
+said: route default via 192.0.2.1 dev nt-v0: initial windows 32 and 32, given.
+said: route default via 2001:db8::1 dev nt-v0: initial windows 32 and 32, given.
+said: Set 0 keys, 0 already in effect, 1 skipped.
+route: default via 192.0.2.1 proto dhcp src 192.0.2.10 initcwnd 32 initrwnd 32 
+route6: default via 2001:db8::1 metric 512 initcwnd 32 initrwnd 32 pref medium
+added$tab$hook${tab}added/if-up.d${tab}dir-existed
+windows${tab}nt-v0${tab}32${tab}32
+  the package's, from $hook (ifupdown)
+$hook f 755
+/var/lib/wp-panel-nettune/added d 755
+/var/lib/wp-panel-nettune/added/if-up.d f 644
+/var/lib/wp-panel-nettune/journal f 644" "$bin" apply <<'CASE'
+setup() {
+	cp_fragment; host; ip route replace default via 192.0.2.1 dev nt-v0 proto dhcp src 192.0.2.10
+	ifupdown
+}
+report() { calls; route; route6; grep -E '^(added|windows)' /var/lib/wp-panel-nettune/journal; plan; tree | grep -v /etc/systemd; }
+CASE
+
+case_ "ifupdown with dhclient: its exit hook too; the hooks give the windows again" \
+	"exit 0
+said: route default via 192.0.2.1 dev nt-v0: initial windows 32 and 32, through $hook.
+said: route default via 2001:db8::1 dev nt-v0: initial windows 32 and 32, through $hook.
+said: Wrote $hook.
+said: Wrote $dhook.
+said: route default via 192.0.2.1 dev nt-v0: initial windows 32 and 32, given.
+said: route default via 2001:db8::1 dev nt-v0: initial windows 32 and 32, given.
+said: Set 0 keys, 0 already in effect, 1 skipped.
+route: default via 192.0.2.1 proto dhcp initcwnd 32 initrwnd 32 
+route6: default via 2001:db8::1 metric 512 initcwnd 32 initrwnd 32 pref medium
+$dhook f 644
+$hook f 755
+ifup: route: default via 192.0.2.1 proto dhcp initcwnd 32 initrwnd 32 
+dhclient BOUND: route: default via 192.0.2.1 proto dhcp initcwnd 32 initrwnd 32 
+dhclient EXPIRE: route: default via 192.0.2.1 proto dhcp " "$bin" apply <<'CASE'
+setup() {
+	cp_fragment; host; ifupdown
+	mkdir -p /etc/dhcp/dhclient-exit-hooks.d && : >/run/dhclient.nt-v0.pid
+}
+report() {
+	route; route6; tree | grep -v -e /etc/systemd -e /var/lib
+	ip route replace default via 192.0.2.1 dev nt-v0 proto dhcp
+	IFACE=nt-v0 /etc/network/if-up.d/wp-panel-nettune && echo "ifup: $(route)"
+	for reason in BOUND EXPIRE; do
+		ip route replace default via 192.0.2.1 dev nt-v0 proto dhcp
+		(interface=nt-v0 && . /etc/dhcp/dhclient-exit-hooks.d/wp-panel-nettune) && echo "dhclient $reason: $(route)"
+	done
+}
+CASE
+
+case_ "ifupdown with dhcpcd: dhcpcd's exit hook too, which gives the windows again" \
+	"exit 0
+said: route default via 192.0.2.1 dev nt-v0: initial windows 32 and 32, through $hook.
+said: route default via 2001:db8::1 dev nt-v0: initial windows 32 and 32, through $hook.
+said: Wrote $hook.
+said: Wrote /etc/dhcpcd.exit-hook.
+said: route default via 192.0.2.1 dev nt-v0: initial windows 32 and 32, given.
+said: route default via 2001:db8::1 dev nt-v0: initial windows 32 and 32, given.
+said: Set 0 keys, 0 already in effect, 1 skipped.
+added$tab/etc/dhcpcd.exit-hook${tab}added/dhcpcd-exit-hook${tab}dir-existed
+/etc/dhcpcd.exit-hook f 644
+dhcpcd BOUND: route: default via 192.0.2.1 proto dhcp initcwnd 32 initrwnd 32 
+dhcpcd NOCARRIER: route: default via 192.0.2.1 proto dhcp " "$bin" apply <<'CASE'
+setup() {
+	cp_fragment; host; ifupdown
+	mkdir -p /usr/lib/dhcpcd && : >/usr/lib/dhcpcd/dhcpcd-run-hooks
+}
+report() {
+	grep dhcpcd /var/lib/wp-panel-nettune/journal; tree | grep '^/etc/dhcpcd'
+	for reason in BOUND NOCARRIER; do
+		ip route replace default via 192.0.2.1 dev nt-v0 proto dhcp
+		(interface=nt-v0 && . /etc/dhcpcd.exit-hook) && echo "dhcpcd $reason: $(route)"
+	done
+}
+CASE
+
+case_ "windows IFACE: a route with windows of its own stays; recorded once" \
+	"exit 0
+said: route default via 2001:db8::1 dev nt-v0: initial windows 32 and 32, given.
+route: default via 192.0.2.1 proto dhcp initcwnd 20 
+route6: default via 2001:db8::1 metric 512 initcwnd 32 initrwnd 32 pref medium
+windows${tab}nt-v0${tab}32${tab}32" "$bin" "windows nt-v0" <<'CASE'
+setup() { cp_fragment; host dhcp "initcwnd 20"; ifupdown; }
+report() { route; route6; grep -E '^(added|windows)' /var/lib/wp-panel-nettune/journal; }
+CASE
+
+case_ "ifupdown: the windows lost, status says which command gives them again" \
+	"exit 0
+said: Nothing recorded: purge has nothing to put back.
+  WANTED initcwnd 32, initrwnd 32, from $hook (ifupdown): not live; wp-panel-nettune windows nt-v0 applies them" "$bin" journal <<'CASE'
+setup() { cp_fragment; host; ifupdown; }
+report() { plan; }
+CASE
+
+case_ "windows IFACE without fq: nothing" \
+	"exit 0
+said: The fragment does not set fq: no initial windows.
+route: default via 192.0.2.1 proto dhcp " "$bin" "windows nt-v0" <<'CASE'
+setup() { cp_fragment; host; ifupdown; echo '# cubic' >/etc/sysctl.d/60-wp-panel-nettune.conf; }
+report() { route; ls /var/lib/wp-panel-nettune 2>&1 | sed 's/^ls: //'; }
+CASE
+
+case_ "ifupdown, revert: the hook removed, the windows taken off, nothing recorded" \
+	"exit 0
+said: No kernel value recorded: nothing to revert.
+said: Removed $hook.
+said: route default via 192.0.2.1 dev nt-v0: initial windows taken off.
+said: route default via 2001:db8::1 dev nt-v0: initial windows taken off.
+route: default via 192.0.2.1 proto dhcp 
+route6: default via 2001:db8::1 metric 512 pref medium" "$bin" revert <<'CASE'
+setup() { cp_fragment; host; ifupdown; /wp-panel-nettune apply >/dev/null 2>&1; }
+report() { route; route6; tree | grep -v /etc/systemd || true; }
 CASE
 
 # --- debian/postrm purge ----------------------------------------------------------
@@ -359,6 +499,35 @@ setup() {
 	} | journal >$S/journal
 }
 report() { calls; test -s /etc/passwd && echo "/etc/passwd: kept"; tree; }
+CASE
+
+case_ "purge, ifupdown: the hooks removed, the windows taken off both routes; another's windows stay" \
+	"exit 0
+$say removed $hook
+$say removed $dhook
+$say removed /etc/dhcpcd.exit-hook
+$say nt-v0: took the initial windows off the route default via 192.0.2.1 proto dhcp initcwnd 32 initrwnd 32 
+$say nt-v0: took the initial windows off the route default via 2001:db8::1 metric 512 initcwnd 32 initrwnd 32 pref medium
+$say put back the original value of 0 kernel setting(s)
+systemctl --system daemon-reload
+route: default via 192.0.2.1 proto dhcp 
+route6: default via 2001:db8::1 metric 512 pref medium
+route nt-v2: default via 198.51.100.1 proto dhcp metric 5 linkdown initcwnd 32 initrwnd 32 " "$postrm" purge <<'CASE'
+setup() {
+	cp_fragment; host; ifupdown
+	mkdir -p /etc/dhcp/dhclient-exit-hooks.d && : >/run/dhclient.nt-v0.pid
+	ip link add nt-v2 type veth peer name nt-v3 && ip link set nt-v2 up && ip addr add 198.51.100.10/24 dev nt-v2
+	ip route add default via 198.51.100.1 dev nt-v2 proto dhcp metric 5 initcwnd 32 initrwnd 32
+	ip route replace default via 192.0.2.1 dev nt-v0 proto dhcp initcwnd 32 initrwnd 32
+	ip -6 route replace default via 2001:db8::1 dev nt-v0 metric 512 initcwnd 32 initrwnd 32
+	mkdir -p /var/lib/wp-panel-nettune/added
+	for f in /etc/network/if-up.d/wp-panel-nettune:if-up.d /etc/dhcp/dhclient-exit-hooks.d/wp-panel-nettune:dhclient-exit-hook \
+		/etc/dhcpcd.exit-hook:dhcpcd-exit-hook; do
+		echo "# hook" >${f%:*} && cp ${f%:*} /var/lib/wp-panel-nettune/added/${f#*:}
+		printf "added\t%s\tadded/%s\tdir-existed\n" ${f%:*} ${f#*:}
+	done | { cat; printf "windows\tnt-v0\t32\t32\n"; } | journal >$S/journal
+}
+report() { calls; route; route6; echo "route nt-v2: $(ip route show default dev nt-v2)"; tree | grep -v -e /etc/systemd -e /var/lib || true; }
 CASE
 
 summary
