@@ -75,7 +75,7 @@ GUEST
 
 networkd_boot() {
 	lan_setup
-	{
+	VM_NIC=1 boot install "$(disk networkd)" 2 < <(
 		guest_lib
 		cat <<'GUEST'
 acks() { grep -c 'DHCPACK(vt1)' /var/log/vm-lan.log 2>/dev/null || echo 0; }
@@ -132,9 +132,9 @@ check_match "after the renewal: the windows" \
 	'^default via 198\.51\.100\.1 dev vt0 proto dhcp src 198\.51\.100\.50 metric 1024 initcwnd 32 initrwnd 32 $' \
 	"$(grep vt0 /host/after-renewal.routes)"
 GUEST
-	} | VM_NIC=1 boot install "$(disk networkd)" 2 || return 1
+	) || return 1
 	cp "$(share install)"/before.* "$(share install)/before-install.routes" "$(share reboot)/"
-	{
+	VM_NIC=1 boot reboot "$(disk networkd)" 2 < <(
 		guest_lib
 		cat <<'GUEST'
 routes after-reboot
@@ -153,7 +153,7 @@ check_same "the routes after the purge, byte for byte those before the install" 
 check "the drop-in's directory is gone" test ! -e /etc/systemd/network/50-lan.network.d
 check_purge_restored
 GUEST
-	} | VM_NIC=1 boot reboot "$(disk networkd)" 2
+	)
 }
 
 scenario() {
