@@ -209,13 +209,6 @@ static bool configuration_sets_windows(const char *root, const char *network_fil
 	return false;
 }
 
-static bool exists(const char *root, const char *path)
-{
-	char full[PATH_MAX_LEN];
-
-	return root_path(full, sizeof(full), root, path) == 0 && access(full, F_OK) == 0;
-}
-
 static void plan_networkd(const char *root, const struct route_default *rt,
 			  const char *network_file, char *dropins,
 			  struct initwnd_plan *ret)
@@ -281,12 +274,12 @@ void initwnd_plan_route(const char *root, const struct route_default *rt, bool w
 	} else {
 		snprintf(path, sizeof(path), "/run/NetworkManager/devices/%d",
 			 rt->ifindex);
-		if (rt->ifindex > 0 && exists(root, path)) {
+		if (rt->ifindex > 0 && root_exists(root, path)) {
 			ret->manager = MANAGER_NETWORKMANAGER;
 		} else {
 			snprintf(path, sizeof(path), "/run/network/ifstate.%s",
 				 rt->ifname);
-			if (rt->ifname[0] && exists(root, path))
+			if (rt->ifname[0] && root_exists(root, path))
 				ret->manager = MANAGER_IFUPDOWN;
 		}
 	}
@@ -326,10 +319,10 @@ void initwnd_plan_route(const char *root, const struct route_default *rt, bool w
 		/* ifupdown's own dhclient keeps its pid there; dhcpcd marks its
 		 * routes proto dhcp (dhclient-script's are boot). */
 		snprintf(path, sizeof(path), "/run/dhclient.%s.pid", rt->ifname);
-		ret->dhclient = exists(root, path) &&
-				exists(root, "/etc/dhcp/dhclient-exit-hooks.d");
+		ret->dhclient = root_exists(root, path) &&
+				root_exists(root, "/etc/dhcp/dhclient-exit-hooks.d");
 		ret->dhcpcd = rt->protocol == RTPROT_DHCP &&
-			      exists(root, "/usr/lib/dhcpcd/dhcpcd-run-hooks");
+			      root_exists(root, "/usr/lib/dhcpcd/dhcpcd-run-hooks");
 		return;
 	case MANAGER_NETWORKMANAGER:
 		snprintf(ret->why, sizeof(ret->why),

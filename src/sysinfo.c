@@ -192,13 +192,6 @@ static void note_skipped(struct sysinfo *info, const char *file, int error,
 	info->skipped.assumed = assumed;
 }
 
-static bool file_exists(const char *root, const char *path)
-{
-	char buf[PATH_MAX_LEN];
-
-	return root_path(buf, sizeof(buf), root, path) == 0 && access(buf, F_OK) == 0;
-}
-
 /* The checks of systemd-detect-virt --container that need no privileges
  * beyond reading a few files. */
 static bool detect_container(const char *root, struct sysinfo *info)
@@ -225,15 +218,15 @@ static bool detect_container(const char *root, struct sysinfo *info)
 				return true;
 			}
 	}
-	if (file_exists(root, "/.dockerenv")) {
+	if (root_exists(root, "/.dockerenv")) {
 		snprintf(kind, size, "docker");
 		return true;
 	}
-	if (file_exists(root, "/run/.containerenv")) {
+	if (root_exists(root, "/run/.containerenv")) {
 		snprintf(kind, size, "podman");
 		return true;
 	}
-	if (file_exists(root, "/proc/vz") && !file_exists(root, "/proc/bc")) {
+	if (root_exists(root, "/proc/vz") && !root_exists(root, "/proc/bc")) {
 		snprintf(kind, size, "openvz");
 		return true;
 	}

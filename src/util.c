@@ -26,6 +26,14 @@ int root_path(char *buf, size_t size, const char *root, const char *path)
 
 /* Opens root + path for reading, a regular file only (see open_regular())
  * and no larger than READ_SIZE_MAX (-EFBIG): the streams read to the end. */
+/* Whether path under the root can be reached, a link followed. */
+bool root_exists(const char *root, const char *path)
+{
+	char full[PATH_MAX_LEN];
+
+	return root_path(full, sizeof(full), root, path) == 0 && access(full, F_OK) == 0;
+}
+
 int fopen_root(const char *root, const char *path, FILE **ret_file)
 {
 	char full[PATH_MAX_LEN];

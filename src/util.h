@@ -24,6 +24,7 @@
 #define READ_SIZE_MAX (256 * 1024 * 1024)
 
 int root_path(char *buf, size_t size, const char *root, const char *path);
+bool root_exists(const char *root, const char *path);
 
 #include <stdio.h>
 
