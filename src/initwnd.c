@@ -19,9 +19,12 @@
  *     keeps the lease, or dhcpcd's exit hook where dhcpcd does (it may add
  *     the route after ifup is done); the helper replaces the route with the same one and
  *     the windows (route.c), and purge takes them off again.
+ *   NetworkManager, which has no setting for a default route's windows
+ *     either: a dispatcher script that runs "wp-panel-nettune windows
+ *     IFACE" when NetworkManager brings an interface up and when DHCP
+ *     changes its configuration, as the ifupdown hook does.
  *   a router advertisement's route: left alone; no manager has a setting,
  *     and the kernel adds it again at each advertisement.
- *   NetworkManager: left alone, said so.
  *
  * Who configures a link is read from what each manager keeps under /run,
  * never assumed from what is installed. */
@@ -91,6 +94,16 @@ static const char dhcpcd_hook_text[] =
 	"\t;;\n"
 	"esac\n";
 
+static const char nm_dispatcher_text[] =
+	"#!/bin/sh\n"
+	"# The initial windows of the default routes of each interface\n"
+	"# NetworkManager brings up or gets a new lease for, given by\n"
+	"# wp-panel-nettune where fq paces the first flight (wp-panel-nettune(8)).\n"
+	"# Purging the package removes this file.\n"
+	"case $2 in up | dhcp4-change | dhcp6-change | reapply) ;; *) exit 0 ;; esac\n"
+	"[ -n \"$1\" ] && [ -x /usr/sbin/wp-panel-nettune ] || exit 0\n"
+	"/usr/sbin/wp-panel-nettune windows \"$1\" >/dev/null 2>&1 || true\n";
+
 /* Each file the package may add: its text, its mode, and the name of its
  * copy under added/ (NULL: NAME.conf, after the .network file). */
 struct carrier {
@@ -105,6 +118,7 @@ static const struct carrier carriers[] = {
 	{ STATE_IFUPDOWN_HOOK, ifupdown_hook_text, 0755, "added/if-up.d" },
 	{ STATE_DHCLIENT_HOOK, dhclient_hook_text, 0644, "added/dhclient-exit-hook" },
 	{ STATE_DHCPCD_HOOK, dhcpcd_hook_text, 0644, "added/dhcpcd-exit-hook" },
+	{ STATE_NM_DISPATCHER, nm_dispatcher_text, 0755, "added/nm-dispatcher" },
 };
 
 static const struct carrier *carrier_of(const char *path)
@@ -113,6 +127,22 @@ static const struct carrier *carrier_of(const char *path)
 		if (strcmp(path, carriers[i].path) == 0)
 			return &carriers[i];
 	return &carriers[0];
+}
+
+/* Whether ROOT/PATH holds, byte for byte, the text the package writes
+ * there. */
+static bool carrier_written(const char *root, const char *path)
+{
+	const char *text = carrier_of(path)->text;
+	size_t len = strlen(text), got;
+	char buf[1024];
+	FILE *f;
+
+	if (fopen_root(root, path, &f) < 0)
+		return false;
+	got = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	return got == len && memcmp(buf, text, len) == 0;
 }
 
 static const char *const manager_names[] = {
@@ -164,6 +194,24 @@ static int networkd_link(const char *root, int ifindex, char *network_file, size
 	}
 	fclose(f);
 	return configured && network_file[0] == '/';
+}
+
+/* Whether NetworkManager manages link N: its state file
+ * ROOT/run/NetworkManager/devices/N says managed=true (it writes one for an
+ * unmanaged device too, with managed=false). */
+static bool nm_manages(const char *root, int ifindex)
+{
+	char path[PATH_MAX_LEN], line[LINE_MAX_LEN];
+	bool managed = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/run/NetworkManager/devices/%d", ifindex);
+	if (fopen_root(root, path, &f) < 0)
+		return false;
+	while (!managed && fgets(line, sizeof(line), f))
+		managed = strcmp(line, "managed=true\n") == 0;
+	fclose(f);
+	return managed;
 }
 
 /* A line of FILE that sets an initial window. */
@@ -272,9 +320,7 @@ void initwnd_plan_route(const char *root, const struct route_default *rt, bool w
 	if (r > 0) {
 		ret->manager = MANAGER_NETWORKD;
 	} else {
-		snprintf(path, sizeof(path), "/run/NetworkManager/devices/%d",
-			 rt->ifindex);
-		if (rt->ifindex > 0 && root_exists(root, path)) {
+		if (rt->ifindex > 0 && nm_manages(root, rt->ifindex)) {
 			ret->manager = MANAGER_NETWORKMANAGER;
 		} else {
 			snprintf(path, sizeof(path), "/run/network/ifstate.%s",
@@ -303,17 +349,19 @@ void initwnd_plan_route(const char *root, const struct route_default *rt, bool w
 			 rt->initcwnd, rt->initrwnd);
 		return;
 	}
+	/* ifupdown and NetworkManager: the helper gives the windows itself. */
+	if ((ret->manager == MANAGER_IFUPDOWN || ret->manager == MANAGER_NETWORKMANAGER) &&
+	    rt->protocol == RTPROT_RA) {
+		snprintf(ret->why, sizeof(ret->why),
+			 "learned from a router advertisement: the kernel adds it "
+			 "again at each one, without the windows");
+		return;
+	}
 	switch (ret->manager) {
 	case MANAGER_NETWORKD:
 		plan_networkd(root, rt, network_file, dropins, ret);
-		return;
+		break;
 	case MANAGER_IFUPDOWN:
-		if (rt->protocol == RTPROT_RA) {
-			snprintf(ret->why, sizeof(ret->why),
-				 "learned from a router advertisement: the kernel adds it "
-				 "again at each one, without the windows");
-			return;
-		}
 		ret->wanted = true;
 		snprintf(ret->from, sizeof(ret->from), "%s", STATE_IFUPDOWN_HOOK);
 		/* ifupdown's own dhclient keeps its pid there; dhcpcd marks its
@@ -323,19 +371,21 @@ void initwnd_plan_route(const char *root, const struct route_default *rt, bool w
 				root_exists(root, "/etc/dhcp/dhclient-exit-hooks.d");
 		ret->dhcpcd = rt->protocol == RTPROT_DHCP &&
 			      root_exists(root, "/usr/lib/dhcpcd/dhcpcd-run-hooks");
-		return;
+		break;
 	case MANAGER_NETWORKMANAGER:
-		snprintf(ret->why, sizeof(ret->why),
-			 "%s configures %s; the package does not write initial windows "
-			 "for it",
-			 initwnd_manager_to_string(ret->manager), rt->ifname);
-		return;
+		ret->wanted = true;
+		snprintf(ret->from, sizeof(ret->from), "%s", STATE_NM_DISPATCHER);
+		break;
 	case MANAGER_NONE:
 		snprintf(ret->why, sizeof(ret->why),
 			 "no network manager the package knows configures %s "
 			 "(systemd-networkd, NetworkManager, ifupdown)",
 			 rt->ifname[0] ? rt->ifname : "its interface");
 		return;
+	}
+	if (ret->wanted) {
+		ret->present = root_exists(root, ret->from);
+		ret->written = ret->present && carrier_written(root, ret->from);
 	}
 }
 
@@ -546,8 +596,9 @@ static void remove_recorded(const struct context *ctx, struct state *state, bool
 	}
 }
 
-/* An ifupdown interface: recorded, then its routes get the windows now; the
- * hook gives them again at each ifup. */
+/* An interface of ifupdown or NetworkManager: recorded, then its routes get
+ * the windows now; the hook or the dispatcher script gives them again each
+ * time the interface comes up or has a new lease. */
 static int give_now(const struct context *ctx, struct state *state, const char *ifname)
 {
 	int r;
@@ -623,7 +674,8 @@ int initwnd_apply(const struct context *ctx, const struct assignments *fragment,
 		if (plan->dhcpcd)
 			(void)want_file(files, &n_files, ELEMENTSOF(files),
 					STATE_DHCPCD_HOOK);
-		if (plan->manager == MANAGER_IFUPDOWN)
+		if (plan->manager == MANAGER_IFUPDOWN ||
+		    plan->manager == MANAGER_NETWORKMANAGER)
 			(void)want_file(ifaces, &n_ifaces, ELEMENTSOF(ifaces),
 					routes[i].ifname);
 	}
@@ -678,7 +730,8 @@ void initwnd_revert(const struct context *ctx, struct state *state)
 
 /* --- windows ------------------------------------------------------------ */
 
-/* What the hooks of ifupdown and dhclient run for an interface that comes
+/* What the hooks of ifupdown, dhclient and dhcpcd and NetworkManager's
+ * dispatcher script run for an interface that comes
  * up or has a new lease: where the fragment sets fq, its default routes that
  * set no window get the package's, recorded first for purge. Routes with
  * windows of their own, multipath routes and a router advertisement's are
@@ -744,8 +797,9 @@ const struct command command_windows = {
 	.name = "windows",
 	.args = "interface",
 	.summary = "give an interface's default routes the initial windows",
-	.description = "Give the default routes of an interface the initial windows, "
-		       "where the fragment sets fq; run by the hooks of ifupdown and "
-		       "dhclient the package writes.",
+	.description =
+		"Give the default routes of an interface the initial windows, "
+		"where the fragment sets fq; run by the hooks the package writes for "
+		"ifupdown, dhclient, dhcpcd and NetworkManager.",
 	.run = do_windows,
 };

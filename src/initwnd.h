@@ -28,12 +28,13 @@ enum initwnd_manager {
 };
 
 /* What the package does with one default route: gives it the windows
- * through the file from (a networkd drop-in, ifupdown's hook; and dhclient's
- * where dhclient keeps the interface's lease), or leaves it alone, for the
- * reason in why (a phrase). */
+ * through the file from (a networkd drop-in, ifupdown's hook or
+ * NetworkManager's dispatcher script; and dhclient's or dhcpcd's where they
+ * keep the interface's lease), or leaves it alone, for the reason in why (a
+ * phrase). present: from is there; written: as the package writes it. */
 struct initwnd_plan {
 	enum initwnd_manager manager;
-	bool wanted;
+	bool wanted, present, written;
 	bool dhclient, dhcpcd;
 	char from[STATE_ADDED_PATH_MAX];
 	char why[512];

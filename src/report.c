@@ -315,6 +315,18 @@ static void print_text_route_plan(const struct report *r, size_t i, FILE *f)
 	else if (route_windows_live(r, i))
 		fprintf(f, "  the package's, from %s (%s)\n", plan->from,
 			initwnd_manager_to_string(plan->manager));
+	else if (!plan->present)
+		fprintf(f,
+			"  WANTED initcwnd %d, initrwnd %d, from %s (%s): not live, and the "
+			"file is missing; wp-panel-nettune apply writes it\n",
+			INITWND_SEGMENTS, INITWND_SEGMENTS, plan->from,
+			initwnd_manager_to_string(plan->manager));
+	else if (!plan->written)
+		fprintf(f,
+			"  WANTED initcwnd %d, initrwnd %d, from %s (%s): not live, and the "
+			"file is not the one the package writes: yours to fix\n",
+			INITWND_SEGMENTS, INITWND_SEGMENTS, plan->from,
+			initwnd_manager_to_string(plan->manager));
 	else if (plan->manager == MANAGER_NETWORKD)
 		fprintf(f,
 			"  WANTED initcwnd %d, initrwnd %d, from %s (%s): not live; "

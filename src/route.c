@@ -191,8 +191,12 @@ const char *route_protocol_to_string(unsigned protocol, char *buf, size_t size)
 struct windows_dump {
 	int ifindex;
 	uint32_t cwnd, rwnd; /* the routes' windows now */
+	uint32_t to_cwnd, to_rwnd; /* and the ones they are to have */
 	struct nlmsghdr *found[ROUTE_DEFAULTS_MAX];
 	size_t n;
+	/* The routes through the interface that have them already. */
+	struct route_default twins[ROUTE_DEFAULTS_MAX];
+	size_t n_twins;
 };
 
 static bool has_attr(const struct nlmsghdr *h, unsigned short type)
@@ -218,8 +222,13 @@ static int windows_each(const struct nlmsghdr *h, void *data)
 	if (r <= 0)
 		return r;
 	if (rt.ifindex != d->ifindex || rt.protocol == RTPROT_RA ||
-	    rt.initcwnd != d->cwnd || rt.initrwnd != d->rwnd ||
-	    has_attr(h, RTA_MULTIPATH) || d->n == ELEMENTSOF(d->found))
+	    has_attr(h, RTA_MULTIPATH))
+		return 0;
+	if (rt.initcwnd == d->to_cwnd && rt.initrwnd == d->to_rwnd &&
+	    d->n_twins < ELEMENTSOF(d->twins))
+		d->twins[d->n_twins++] = rt;
+	if (rt.initcwnd != d->cwnd || rt.initrwnd != d->rwnd ||
+	    d->n == ELEMENTSOF(d->found))
 		return 0;
 	d->found[d->n] = malloc(h->nlmsg_len);
 	if (!d->found[d->n])
@@ -243,11 +252,25 @@ static struct rtattr *append(struct nlmsghdr *h, size_t size, unsigned short typ
 	return rta;
 }
 
+/* Two IPv4 routes the kernel keeps side by side: the same gateway through
+ * the same interface, from the same protocol, with the same priority. */
+static bool same_route(const struct route_default *a, const struct route_default *b)
+{
+	return a->family == AF_INET && b->family == AF_INET && a->ifindex == b->ifindex &&
+	       a->protocol == b->protocol && a->metric == b->metric &&
+	       strcmp(a->gateway, b->gateway) == 0;
+}
+
 /* ORIG again, with NLM_F_REPLACE and without NLM_F_CREATE (a route gone
  * meanwhile is not made again), its other metrics and the windows CWND and
  * RWND (none where 0). What the kernel reports and does not take back is
- * left out: the cache info, and of the flags all but onlink. */
-static int replace_with_windows(const struct nlmsghdr *orig, uint32_t cwnd, uint32_t rwnd)
+ * left out: the cache info, and of the flags all but onlink.
+ *
+ * With DELETE, ORIG goes instead (RTM_DELROUTE), matched by its windows
+ * too, given as CWND and RWND (0 for none), so that of two IPv4 routes that
+ * differ only in them the kernel deletes this one (fib_metrics_match). */
+static int rewrite_route(const struct nlmsghdr *orig, uint32_t cwnd, uint32_t rwnd,
+			 bool delete)
 {
 	union {
 		struct nlmsghdr h;
@@ -259,8 +282,8 @@ static int replace_with_windows(const struct nlmsghdr *orig, uint32_t cwnd, uint
 	struct rtattr *nest;
 	struct rtmsg *out;
 
-	req.h.nlmsg_type = RTM_NEWROUTE;
-	req.h.nlmsg_flags = NLM_F_REPLACE;
+	req.h.nlmsg_type = delete ? RTM_DELROUTE : RTM_NEWROUTE;
+	req.h.nlmsg_flags = delete ? 0 : NLM_F_REPLACE;
 	req.h.nlmsg_len = NLMSG_LENGTH(sizeof(*rtm));
 	out = NLMSG_DATA(&req.h);
 	*out = *rtm;
@@ -288,8 +311,10 @@ static int replace_with_windows(const struct nlmsghdr *orig, uint32_t cwnd, uint
 				    RTA_PAYLOAD(m)))
 				return -E2BIG;
 	}
-	if ((cwnd && !append(&req.h, sizeof(req), RTAX_INITCWND, &cwnd, sizeof(cwnd))) ||
-	    (rwnd && !append(&req.h, sizeof(req), RTAX_INITRWND, &rwnd, sizeof(rwnd))))
+	if (((cwnd || delete) &&
+	     !append(&req.h, sizeof(req), RTAX_INITCWND, &cwnd, sizeof(cwnd))) ||
+	    ((rwnd || delete) &&
+	     !append(&req.h, sizeof(req), RTAX_INITRWND, &rwnd, sizeof(rwnd))))
 		return -E2BIG;
 	nest->rta_len = (unsigned short)((char *)&req.h + req.h.nlmsg_len - (char *)nest);
 	return netlink_request(&req.h);
@@ -302,16 +327,28 @@ int route_set_windows(int ifindex, uint32_t from_cwnd, uint32_t from_rwnd, uint3
 	const struct rtmsg rtm = { .rtm_family = AF_UNSPEC };
 	struct windows_dump d = { .ifindex = ifindex,
 				  .cwnd = from_cwnd,
-				  .rwnd = from_rwnd };
+				  .rwnd = from_rwnd,
+				  .to_cwnd = cwnd,
+				  .to_rwnd = rwnd };
 	int r;
 
 	*ret_n = 0;
 	r = netlink_dump(RTM_GETROUTE, &rtm, sizeof(rtm), RTM_NEWROUTE, windows_each, &d);
 	for (size_t i = 0; i < d.n; i++) {
-		struct route_default *rt = &done[*ret_n];
+		struct route_default *rt = &done[*ret_n], found;
+		bool twin = false;
 
-		if (r == 0)
-			r = replace_with_windows(d.found[i], cwnd, rwnd);
+		/* A manager that adds its route again beside the one with the
+		 * windows (NetworkManager at a DHCP renewal) leaves two IPv4
+		 * routes that differ only in them: the one that has the
+		 * windows wanted stays, the other goes. */
+		if (route_parse(d.found[i], &found) == 1)
+			for (size_t j = 0; j < d.n_twins && !twin; j++)
+				twin = same_route(&found, &d.twins[j]);
+		if (r == 0 && twin)
+			r = rewrite_route(d.found[i], from_cwnd, from_rwnd, true);
+		else if (r == 0)
+			r = rewrite_route(d.found[i], cwnd, rwnd, false);
 		if (r == 0 && *ret_n < max && route_parse(d.found[i], rt) == 1) {
 			if (!if_indextoname((unsigned)ifindex, rt->ifname))
 				rt->ifname[0] = '\0';

@@ -43,8 +43,10 @@ int route_list_defaults(struct route_default *routes, size_t max, size_t *ret_n,
  * windows are FROM_CWND and FROM_RWND (0: none), and that is neither
  * multipath nor learned from a router advertisement, with the same route
  * and the windows CWND and RWND (0: none): the routes replaced, as they are
- * now, go into DONE (at most MAX, *ret_n). Returns 0, or the first error,
- * after which no other route is changed. */
+ * now, go into DONE (at most MAX, *ret_n). An IPv4 route that has a twin
+ * with the windows CWND and RWND already (the same gateway, protocol and
+ * priority: a manager added its route again beside it) is deleted instead.
+ * Returns 0, or the first error, after which no other route is changed. */
 int route_set_windows(int ifindex, uint32_t from_cwnd, uint32_t from_rwnd, uint32_t cwnd,
 		      uint32_t rwnd, struct route_default *done, size_t max,
 		      size_t *ret_n);

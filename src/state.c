@@ -838,7 +838,8 @@ int state_add_added(struct state *state, const char *path, const char *saved, bo
 
 	if (strcmp(path, STATE_IFUPDOWN_HOOK) == 0 ||
 	    strcmp(path, STATE_DHCLIENT_HOOK) == 0 ||
-	    strcmp(path, STATE_DHCPCD_HOOK) == 0) {
+	    strcmp(path, STATE_DHCPCD_HOOK) == 0 ||
+	    strcmp(path, STATE_NM_DISPATCHER) == 0) {
 		snprintf(name, sizeof(name), "x");
 	} else {
 		if (!startswith(path, NETWORKD_DIR) ||

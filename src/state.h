@@ -32,6 +32,7 @@
 #define STATE_IFUPDOWN_HOOK "/etc/network/if-up.d/wp-panel-nettune"
 #define STATE_DHCLIENT_HOOK "/etc/dhcp/dhclient-exit-hooks.d/wp-panel-nettune"
 #define STATE_DHCPCD_HOOK "/etc/dhcpcd.exit-hook"
+#define STATE_NM_DISPATCHER "/etc/NetworkManager/dispatcher.d/50-wp-panel-nettune"
 #define STATE_ADDED_PATH_MAX                                                  \
 	(sizeof("/etc/systemd/network/.network.d/50-wp-panel-nettune.conf") + \
 	 STATE_NAME_MAX)

@@ -76,6 +76,8 @@ static void report_in_effect(struct report *r, struct key_facts *keys)
 			      .initcwnd = 32 } },
 		.route_plans = { { .manager = MANAGER_NETWORKD,
 				   .wanted = true,
+				   .present = true,
+				   .written = true,
 				   .from = DROPIN },
 				 { .manager = MANAGER_NETWORKD, .why = RA_WHY } },
 	};
@@ -398,6 +400,24 @@ static void test_json(void **state _unused_)
 		      "  WANTED initcwnd 32, initrwnd 32, from " DROPIN
 		      " (systemd-networkd): not live; networkctl reload applies them\n"));
 	assert_non_null(strstr(text, "\nNot as it should be (exit 3): route-windows.\n"));
+	free(text);
+
+	/* The file that would give them missing, or not the package's: the
+	 * advice says so. */
+	r.route_plans[0].present = r.route_plans[0].written = false;
+	text = print(&r, report_print_text);
+	assert_non_null(strstr(text,
+			       "  WANTED initcwnd 32, initrwnd 32, from " DROPIN
+			       " (systemd-networkd): not live, and the file is missing; "
+			       "wp-panel-nettune apply writes it\n"));
+	free(text);
+	r.route_plans[0].present = true;
+	text = print(&r, report_print_text);
+	assert_non_null(
+		strstr(text, "  WANTED initcwnd 32, initrwnd 32, from " DROPIN
+			     " (systemd-networkd): not live, and the file is not the one "
+			     "the package writes: yours to fix\n"));
+	r.route_plans[0].written = true;
 	free(text);
 }
 

@@ -175,6 +175,9 @@ static void test_added_steps(void **state _unused_)
 		{ "/etc/network/if-up.d/other", "added/if-up.d" },
 		{ "/etc/network/if-up.d/wp-panel-nettune", "if-up.d" },
 		{ "/etc/dhcp/dhclient-exit-hooks.d/wp-panel-nettune", "added/../x" },
+		{ "/etc/NetworkManager/dispatcher.d/other", "added/nm-dispatcher" },
+		{ "/etc/NetworkManager/dispatcher.d/50-wp-panel-nettune",
+		  "nm-dispatcher" },
 	};
 	const char *good = "/etc/systemd/network/x.network.d/50-wp-panel-nettune.conf";
 	struct state s = { 0 };
@@ -188,6 +191,10 @@ static void test_added_steps(void **state _unused_)
 	assert_false(state_empty(&s));
 	assert_int_equal(state_add_added(&s, good, "added/y.conf", true), -EEXIST);
 	assert_non_null(state_find_added(&s, good));
+	assert_int_equal(state_add_added(&s, STATE_NM_DISPATCHER, "added/nm-dispatcher",
+					 false),
+			 0);
+	assert_non_null(state_find_added(&s, STATE_NM_DISPATCHER));
 	state_free(&s);
 }
 

@@ -37,7 +37,8 @@ printf '%s\n' '# wp-panel-nettune: test fragment' '-net.core.default_qdisc = fq'
 dropin=/etc/systemd/network/50-nt.network.d/50-wp-panel-nettune.conf
 # What every case can use inside its root.
 # shellcheck disable=SC2016 # expanded inside the case's root
-printf '%s\n' "D=$dropin" 'N=/etc/systemd/network/50-nt.network
+printf '%s\n' "D=$dropin" 'NMD=/etc/NetworkManager/dispatcher.d/50-wp-panel-nettune
+N=/etc/systemd/network/50-nt.network
 # host: the veth pair, a default route on nt-v0 learned from DHCP, the
 # fragment with fq, networkd configuring nt-v0 from 50-nt.network, and the
 # stand-in networkctl.
@@ -72,6 +73,14 @@ ifupdown() {
 	ip -6 route add default via 2001:db8::1 dev nt-v0 metric 512
 	cp /wp-panel-nettune /usr/sbin/wp-panel-nettune 2>/dev/null || true
 }
+# networkmanager true|false: the state file NetworkManager keeps of nt-v0, as it
+# writes one for a device it manages or not.
+networkmanager() {
+	mkdir -p /run/NetworkManager/devices /etc/NetworkManager/dispatcher.d
+	printf "# NetworkManager runtime state of device\n\n[device]\nmanaged=%s\nnm-owned=false\n" "$1" \
+		>/run/NetworkManager/devices/$(ip -o link show nt-v0 | cut -d: -f1)
+	cp /wp-panel-nettune /usr/sbin/wp-panel-nettune 2>/dev/null || true
+}
 links() { printf "ADMIN_STATE=%s\nNETWORK_FILE=%s\n" "$1" $N >/run/systemd/netif/links/$(ip -o link show nt-v0 | cut -d: -f1); }
 route() { echo "route: $(ip route show default dev nt-v0)"; }
 route6() { echo "route6: $(ip -6 route show default dev nt-v0)"; }
@@ -81,7 +90,7 @@ plan() { /wp-panel-nettune status 2>&1 | grep -A1 "^route default via 192.0.2.1"
 tree() {
 	{
 		find /etc/systemd/network /var/lib/wp-panel-nettune -mindepth 1 -printf "%p %y %m\n"
-		find /etc/network /etc/dhcp -name "wp-panel-nettune*" -printf "%p %y %m\n"
+		find /etc/network /etc/dhcp /etc/NetworkManager -name "*wp-panel-nettune*" -printf "%p %y %m\n"
 		find /etc/dhcpcd.exit-hook -printf "%p %y %m\n"
 	} 2>/dev/null | sort
 }' \
@@ -257,12 +266,14 @@ setup() {
 }
 report() { plan; }
 CASE
-alone "NetworkManager's interface" \
-	"NetworkManager configures nt-v0; the package does not write initial windows for it" <<'CASE'
-setup() {
-	cp_fragment; host; links unmanaged
-	mkdir -p /run/NetworkManager/devices && : >/run/NetworkManager/devices/$(ip -o link show nt-v0 | cut -d: -f1)
-}
+alone "an interface NetworkManager does not manage (managed=false)" \
+	"no network manager the package knows configures nt-v0 (systemd-networkd, NetworkManager, ifupdown)" <<'CASE'
+setup() { cp_fragment; host; rm /run/systemd/netif/links/*; networkmanager false; }
+report() { plan; }
+CASE
+alone "a router advertisement's route on NetworkManager's interface" \
+	"learned from a router advertisement: the kernel adds it again at each one, without the windows" <<'CASE'
+setup() { cp_fragment; host ra; rm /run/systemd/netif/links/*; networkmanager true; }
 report() { plan; }
 CASE
 alone "a router advertisement's route on ifupdown's interface" \
@@ -366,6 +377,55 @@ report() {
 }
 CASE
 
+nmd=/etc/NetworkManager/dispatcher.d/50-wp-panel-nettune
+case_ "NetworkManager: apply writes the dispatcher script, gives the windows; the script gives them again on up and DHCP changes" \
+	"exit 0
+said: route default via 192.0.2.1 dev nt-v0: initial windows 32 and 32, through $nmd.
+said: route default via 2001:db8::1 dev nt-v0: initial windows 32 and 32, through $nmd.
+said: Wrote $nmd.
+said: route default via 192.0.2.1 dev nt-v0: initial windows 32 and 32, given.
+said: route default via 2001:db8::1 dev nt-v0: initial windows 32 and 32, given.
+said: Set 0 keys, 0 already in effect, 1 skipped.
+route: default via 192.0.2.1 proto dhcp initcwnd 32 initrwnd 32 
+added$tab$nmd${tab}added/nm-dispatcher${tab}dir-existed
+windows${tab}nt-v0${tab}32${tab}32
+  the package's, from $nmd (NetworkManager)
+$nmd f 755
+/var/lib/wp-panel-nettune/added d 755
+/var/lib/wp-panel-nettune/added/nm-dispatcher f 644
+/var/lib/wp-panel-nettune/journal f 644
+up: route: default via 192.0.2.1 proto dhcp initcwnd 32 initrwnd 32 
+dhcp4-change: route: default via 192.0.2.1 proto dhcp initcwnd 32 initrwnd 32 
+down: route: default via 192.0.2.1 proto dhcp 
+hostname: route: default via 192.0.2.1 proto dhcp " "$bin" apply <<'CASE'
+setup() {
+	cp_fragment; host; rm /run/systemd/netif/links/*; networkmanager true
+	ip -6 addr add 2001:db8::10/64 dev nt-v0 nodad
+	ip -6 route add default via 2001:db8::1 dev nt-v0 metric 512
+}
+report() {
+	route; grep -E '^(added|windows)' /var/lib/wp-panel-nettune/journal; plan; tree | grep -v /etc/systemd
+	for action in up dhcp4-change down; do
+		ip route replace default via 192.0.2.1 dev nt-v0 proto dhcp
+		/etc/NetworkManager/dispatcher.d/50-wp-panel-nettune nt-v0 $action && echo "$action: $(route)"
+	done
+	/etc/NetworkManager/dispatcher.d/50-wp-panel-nettune "" hostname && echo "hostname: $(route)"
+}
+CASE
+
+case_ "windows IFACE: the route added again beside the one with the windows (NetworkManager's renewal) goes" \
+	"exit 0
+said: route default via 192.0.2.1 dev nt-v0: initial windows 32 and 32, given.
+route: default via 192.0.2.1 proto dhcp metric 101 initcwnd 32 initrwnd 32 " "$bin" "windows nt-v0" <<'CASE'
+setup() {
+	cp_fragment; host; rm /run/systemd/netif/links/*; networkmanager true
+	ip route del default dev nt-v0
+	ip route add default via 192.0.2.1 dev nt-v0 proto dhcp metric 101 initcwnd 32 initrwnd 32
+	ip route append default via 192.0.2.1 dev nt-v0 proto dhcp metric 101
+}
+report() { route; }
+CASE
+
 case_ "windows IFACE: a route with windows of its own stays; recorded once" \
 	"exit 0
 said: route default via 2001:db8::1 dev nt-v0: initial windows 32 and 32, given.
@@ -380,8 +440,17 @@ case_ "ifupdown: the windows lost, status says which command gives them again" \
 	"exit 0
 said: Nothing recorded: purge has nothing to put back.
   WANTED initcwnd 32, initrwnd 32, from $hook (ifupdown): not live; wp-panel-nettune windows nt-v0 applies them" "$bin" journal <<'CASE'
-setup() { cp_fragment; host; ifupdown; }
+setup() { cp_fragment; host; ifupdown; /wp-panel-nettune apply >/dev/null 2>&1; rm $S/journal; ip route replace default via 192.0.2.1 dev nt-v0 proto dhcp; }
 report() { plan; }
+CASE
+
+case_ "ifupdown: the hook missing, or not the package's: status says so" \
+	"exit 0
+said: Nothing recorded: purge has nothing to put back.
+  WANTED initcwnd 32, initrwnd 32, from $hook (ifupdown): not live, and the file is missing; wp-panel-nettune apply writes it
+  WANTED initcwnd 32, initrwnd 32, from $hook (ifupdown): not live, and the file is not the one the package writes: yours to fix" "$bin" journal <<'CASE'
+setup() { cp_fragment; host; ifupdown; }
+report() { plan; echo '#!/bin/sh' >/etc/network/if-up.d/wp-panel-nettune; plan; }
 CASE
 
 case_ "windows IFACE without fq: nothing" \
@@ -528,6 +597,43 @@ setup() {
 	done | { cat; printf "windows\tnt-v0\t32\t32\n"; } | journal >$S/journal
 }
 report() { calls; route; route6; echo "route nt-v2: $(ip route show default dev nt-v2)"; tree | grep -v -e /etc/systemd -e /var/lib || true; }
+CASE
+
+case_ "purge, NetworkManager: the dispatcher script removed, the windows taken off" \
+	"exit 0
+$say removed $nmd
+$say nt-v0: took the initial windows off the route default via 192.0.2.1 proto dhcp initcwnd 32 initrwnd 32 
+$say put back the original value of 0 kernel setting(s)
+systemctl --system daemon-reload
+route: default via 192.0.2.1 proto dhcp 
+/etc/NetworkManager/dispatcher.d d 755" "$postrm" purge <<'CASE'
+setup() {
+	cp_fragment; host; rm /run/systemd/netif/links/*; networkmanager true
+	ip route replace default via 192.0.2.1 dev nt-v0 proto dhcp initcwnd 32 initrwnd 32
+	mkdir -p /var/lib/wp-panel-nettune/added
+	echo "# dispatcher" >$NMD && cp $NMD /var/lib/wp-panel-nettune/added/nm-dispatcher
+	printf "added\t%s\tadded/nm-dispatcher\tdir-existed\nwindows\tnt-v0\t32\t32\n" $NMD | journal >$S/journal
+}
+report() { calls; route; tree | grep -v -e /etc/systemd -e /var/lib || true; find /etc/NetworkManager -printf "%p %y %m\n" | grep dispatcher; }
+CASE
+
+case_ "purge, NetworkManager: the route added again beside the one with the windows stays, alone" \
+	"exit 0
+$say removed $nmd
+$say nt-v0: took the initial windows off the route default via 192.0.2.1 proto dhcp metric 101 initcwnd 32 initrwnd 32 
+$say put back the original value of 0 kernel setting(s)
+systemctl --system daemon-reload
+route: default via 192.0.2.1 proto dhcp metric 101 " "$postrm" purge <<'CASE'
+setup() {
+	cp_fragment; host; rm /run/systemd/netif/links/*; networkmanager true
+	ip route del default dev nt-v0
+	ip route add default via 192.0.2.1 dev nt-v0 proto dhcp metric 101 initcwnd 32 initrwnd 32
+	ip route append default via 192.0.2.1 dev nt-v0 proto dhcp metric 101
+	mkdir -p /var/lib/wp-panel-nettune/added
+	echo "# dispatcher" >$NMD && cp $NMD /var/lib/wp-panel-nettune/added/nm-dispatcher
+	printf "added\t%s\tadded/nm-dispatcher\tdir-existed\nwindows\tnt-v0\t32\t32\n" $NMD | journal >$S/journal
+}
+report() { calls; route; }
 CASE
 
 summary
