@@ -29,28 +29,7 @@ image_packages="dbus dnsmasq-base"
 lan_setup() {
 	local dir
 	dir=$(share install)
-	cat >"$dir/vm-lan.service" <<'UNIT'
-[Unit]
-Description=A DHCP server in a network namespace, for vt0
-Before=systemd-networkd.service
-
-[Service]
-Type=forking
-PIDFile=/run/vm-lan.pid
-ExecStartPre=/usr/sbin/ip netns add lan
-ExecStartPre=/usr/sbin/ip link add vt0 address 02:00:00:00:25:01 type veth peer name vt1 netns lan
-ExecStartPre=/usr/sbin/ip -n lan link set lo up
-ExecStartPre=/usr/sbin/ip -n lan addr add 198.51.100.1/24 dev vt1
-ExecStartPre=/usr/sbin/ip -n lan link set vt1 up
-ExecStart=/usr/sbin/ip netns exec lan /usr/sbin/dnsmasq --conf-file=/dev/null \
-	--port=0 --interface=vt1 --bind-interfaces --pid-file=/run/vm-lan.pid \
-	--dhcp-range=198.51.100.50,198.51.100.99,255.255.255.0,10m \
-	--dhcp-host=02:00:00:00:25:01,198.51.100.50 --dhcp-option=option:router,198.51.100.1 \
-	--dhcp-leasefile=/run/vm-lan.leases --log-dhcp --log-facility=/var/log/vm-lan.log
-
-[Install]
-WantedBy=multi-user.target
-UNIT
+	lan_unit systemd-networkd.service 02:00:00:00:25:01 10m >"$dir/vm-lan.service"
 	printf '[Match]\nName=vt0\n\n[Network]\nDHCP=ipv4\nLinkLocalAddressing=no\nIPv6AcceptRA=no\n' \
 		>"$dir/50-lan.network"
 }
@@ -59,17 +38,6 @@ UNIT
 guest_lib() {
 	cat <<'GUEST'
 dropin=/etc/systemd/network/50-lan.network.d/50-wp-panel-nettune.conf
-# routes NAME: `ip route show` now, into /host/NAME.routes, once vt0 has its
-# default route (up to 60 s).
-routes() {
-	_i=0
-	while ! ip route show default dev vt0 | grep -q . && [ "$_i" -lt 60 ]; do
-		sleep 1
-		_i=$((_i + 1))
-	done
-	ip route show >"/host/$1.routes"
-	sed "s/^/#   ip route show ($1): /" "/host/$1.routes"
-}
 GUEST
 }
 
@@ -78,13 +46,11 @@ networkd_boot() {
 	VM_NIC=1 boot install "$(disk networkd)" 2 < <(
 		guest_lib
 		cat <<'GUEST'
-acks() { grep -c 'DHCPACK(vt1)' /var/log/vm-lan.log 2>/dev/null || echo 0; }
-
 install -m 0644 /host/vm-lan.service /etc/systemd/system/vm-lan.service
 install -m 0644 /host/50-lan.network /etc/systemd/network/50-lan.network
 check "the DHCP server in its namespace starts" systemctl enable --now vm-lan.service
 networkctl reload
-routes before-install
+routes before-install vt0
 check_match "vt0's default route, from DHCP, the kernel's windows" \
 	'^default via 198\.51\.100\.1 dev vt0 proto dhcp src 198\.51\.100\.50 metric 1024 $' \
 	"$(grep vt0 /host/before-install.routes)"
@@ -95,7 +61,7 @@ purge_baseline
 
 check "DEBIAN_FRONTEND=noninteractive apt-get install -y /host/pkg.deb" \
 	apt_get install install /host/pkg.deb
-routes after-install
+routes after-install vt0
 said "the install gives vt0's route the windows, through the drop-in" install \
 	"^route default via 198\.51\.100\.1 dev vt0: initial windows 32 and 32, through $dropin\.\$"
 said "and says why it leaves the NIC's alone" install \
@@ -118,16 +84,11 @@ said "status: vt0's route, the package's windows" status \
 said "status: the NIC's route left alone, and why" status \
 	'^  left alone: systemd-networkd adds it from /etc/systemd/network/80-vm-nic\.network \(Gateway= or \[Route\]\)'
 
-acks_before=$(acks)
+acks_before=$(dhcp_acks)
 check "networkctl renew vt0" networkctl renew vt0
-_i=0
-while [ "$(acks)" -le "$acks_before" ] && [ "$_i" -lt 30 ]; do
-	sleep 1
-	_i=$((_i + 1))
-done
-check "dnsmasq answered the renewal (DHCPACK $acks_before -> $(acks))" test "$(acks)" -gt "$acks_before"
+dhcp_answered "$acks_before" 30
 sleep 2
-routes after-renewal
+routes after-renewal vt0
 check_match "after the renewal: the windows" \
 	'^default via 198\.51\.100\.1 dev vt0 proto dhcp src 198\.51\.100\.50 metric 1024 initcwnd 32 initrwnd 32 $' \
 	"$(grep vt0 /host/after-renewal.routes)"
@@ -137,7 +98,7 @@ GUEST
 	VM_NIC=1 boot reboot "$(disk networkd)" 2 < <(
 		guest_lib
 		cat <<'GUEST'
-routes after-reboot
+routes after-reboot vt0
 check_match "after a reboot: networkd gives the route the windows" \
 	'^default via 198\.51\.100\.1 dev vt0 proto dhcp src 198\.51\.100\.50 metric 1024 initcwnd 32 initrwnd 32 $' \
 	"$(grep vt0 /host/after-reboot.routes)"
@@ -147,7 +108,7 @@ check "purge" apt_get purge purge wp-panel-nettune
 said "purge removes the drop-in" purge "^wp-panel-nettune: removed $dropin\$"
 said "and has networkd reload" purge '^wp-panel-nettune: systemd-networkd reloaded'
 sleep 3
-routes after-purge
+routes after-purge vt0
 check_same "the routes after the purge, byte for byte those before the install" \
 	/host/before-install.routes /host/after-purge.routes
 check "the drop-in's directory is gone" test ! -e /etc/systemd/network/50-lan.network.d

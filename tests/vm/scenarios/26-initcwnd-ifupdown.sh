@@ -27,31 +27,7 @@ image_packages="ifupdown dhcpcd-base dnsmasq-base"
 lan_setup() {
 	local dir
 	dir=$(share install)
-	cat >"$dir/vm-lan.service" <<'UNIT'
-[Unit]
-Description=A DHCP server and a gateway in a network namespace, for vt0 and vs0
-Before=networking.service
-
-[Service]
-Type=forking
-PIDFile=/run/vm-lan.pid
-ExecStartPre=/usr/sbin/ip netns add lan
-ExecStartPre=/usr/sbin/ip link add vt0 address 02:00:00:00:26:01 type veth peer name vt1 netns lan
-ExecStartPre=/usr/sbin/ip link add vs0 type veth peer name vs1 netns lan
-ExecStartPre=/usr/sbin/ip -n lan link set lo up
-ExecStartPre=/usr/sbin/ip -n lan addr add 198.51.100.1/24 dev vt1
-ExecStartPre=/usr/sbin/ip -n lan addr add 203.0.113.1/24 dev vs1
-ExecStartPre=/usr/sbin/ip -n lan link set vt1 up
-ExecStartPre=/usr/sbin/ip -n lan link set vs1 up
-ExecStart=/usr/sbin/ip netns exec lan /usr/sbin/dnsmasq --conf-file=/dev/null \
-	--port=0 --interface=vt1 --bind-interfaces --pid-file=/run/vm-lan.pid \
-	--dhcp-range=198.51.100.50,198.51.100.99,255.255.255.0,10m \
-	--dhcp-host=02:00:00:00:26:01,198.51.100.50 --dhcp-option=option:router,198.51.100.1 \
-	--dhcp-leasefile=/run/vm-lan.leases --log-dhcp --log-facility=/var/log/vm-lan.log
-
-[Install]
-WantedBy=multi-user.target
-UNIT
+	lan_unit networking.service 02:00:00:00:26:01 10m static >"$dir/vm-lan.service"
 	cat >"$dir/vm-lan.interfaces" <<'IFACES'
 auto vt0
 iface vt0 inet dhcp
@@ -67,26 +43,6 @@ IFACES
 guest_lib() {
 	cat <<'GUEST'
 hook=/etc/network/if-up.d/wp-panel-nettune
-# routes NAME: `ip route show` now, into /host/NAME.routes, once both
-# interfaces have their default route (up to 60 s).
-routes() {
-	_i=0
-	while { ! ip route show default dev vt0 | grep -q . || ! ip route show default dev vs0 | grep -q .; } &&
-		[ "$_i" -lt 60 ]; do
-		sleep 1
-		_i=$((_i + 1))
-	done
-	ip route show >"/host/$1.routes"
-	sed "s/^/#   ip route show ($1): /" "/host/$1.routes"
-}
-# windows NAME: both default routes have the windows, in NAME.routes.
-windows() {
-	check_match "$1: vt0's default route (DHCP) has the windows" \
-		'^default via 198\.51\.100\.1 dev vt0 .*initcwnd 32 initrwnd 32 ' "$(cat "/host/$1.routes")"
-	check_match "$1: vs0's default route (static) has the windows" \
-		'^default via 203\.0\.113\.1 dev vs0 .*initcwnd 32 initrwnd 32 ' "$(cat "/host/$1.routes")"
-}
-acks() { grep -c 'DHCPACK(vt1)' /var/log/vm-lan.log 2>/dev/null || echo 0; }
 GUEST
 }
 
@@ -99,7 +55,7 @@ install -m 0644 /host/vm-lan.service /etc/systemd/system/vm-lan.service
 install -m 0644 /host/vm-lan.interfaces /etc/network/interfaces.d/vm-lan
 check "the DHCP server and gateway in their namespace start" systemctl enable --now vm-lan.service
 check "ifup -a" ifup -a
-routes before-install
+routes before-install vt0 vs0
 check_match "vt0's default route, from dhcpcd, no window" \
 	'^default via 198\.51\.100\.1 dev vt0 proto dhcp src 198\.51\.100\.50 metric [0-9]+ $' \
 	"$(grep 'default.*vt0' /host/before-install.routes)"
@@ -110,8 +66,7 @@ purge_baseline
 
 check "DEBIAN_FRONTEND=noninteractive apt-get install -y /host/pkg.deb" \
 	apt_get install install /host/pkg.deb
-routes after-install
-windows after-install
+check_windows after-install
 said "the install writes the hook" install "^Wrote $hook\\.\$"
 said "and dhcpcd's exit hook, for new leases" install '^Wrote /etc/dhcpcd\.exit-hook\.$'
 said "and gives vt0's route the windows" install \
@@ -123,30 +78,22 @@ check_status_ok "after install"
 said "status: vt0's route, the package's windows" status \
 	"^  the package's, from $hook \\(ifupdown\\)\$"
 
-acks_before=$(acks)
+acks_before=$(dhcp_acks)
 check "dhcpcd -n vt0 (renew)" dhcpcd -n vt0
-_i=0
-while [ "$(acks)" -le "$acks_before" ] && [ "$_i" -lt 30 ]; do
-	sleep 1
-	_i=$((_i + 1))
-done
-check "dnsmasq answered the renewal (DHCPACK $acks_before -> $(acks))" test "$(acks)" -gt "$acks_before"
+dhcp_answered "$acks_before" 30
 sleep 2
-routes after-renewal
-windows after-renewal
+check_windows after-renewal
 
 check "ifdown vt0 vs0" ifdown vt0 vs0
 check "ifup vt0 vs0" ifup vt0 vs0
-routes after-ifup
-windows after-ifup
+check_windows after-ifup
 GUEST
 	) || return 1
 	cp "$(share install)"/before.* "$(share install)/before-install.routes" "$(share reboot)/"
 	boot reboot "$(disk ifupdown)" 2 < <(
 		guest_lib
 		cat <<'GUEST'
-routes after-reboot
-windows after-reboot
+check_windows after-reboot
 check_status_ok "after a reboot"
 
 check "purge" apt_get purge purge wp-panel-nettune
@@ -155,7 +102,7 @@ said "and dhcpcd's" purge '^wp-panel-nettune: removed /etc/dhcpcd\.exit-hook$'
 check "dhcpcd's exit hook is gone" test ! -e /etc/dhcpcd.exit-hook
 said "and takes the windows off vt0's route" purge \
 	'^wp-panel-nettune: vt0: took the initial windows off the route default via 198\.51\.100\.1'
-routes after-purge
+routes after-purge vt0 vs0
 check_same "the routes after the purge, byte for byte those before the install" \
 	/host/before-install.routes /host/after-purge.routes
 check_purge_restored
