@@ -1,8 +1,8 @@
 #!/bin/bash
 # make check: runs the test groups (make targets), then prints how long each
-# took, and, when the VM scenarios ran, each scenario's seconds and the
-# five slowest (from the times.tsv and slowest that tests/vm/run leaves in
-# its log folder).
+# took and the CPU time it used, and, when the VM scenarios ran, each
+# scenario's seconds and the five slowest (from the times.tsv and slowest
+# that tests/vm/run leaves in its log folder).
 #
 # The first group (check-deps) installs what every other one needs. Then
 # check-vm, if listed, starts beside the others: its guests keep the CPUs
@@ -18,17 +18,28 @@ make=$1
 shift
 logdir=${VM_LOGDIR:-$(pwd)/build/vm-logs}
 vmlog=$(dirname "$logdir")/check-vm.log
-declare -a names seconds results
+declare -a names seconds cpu results
 start=$(date +%s)
 rc=0
+hz=$(getconf CLK_TCK)
 
-# run_group GROUP: runs it, records its seconds and result.
+# children_cpu: the CPU seconds (user and system) of this shell's children
+# that have ended and been waited for, /proc/PID/stat's cutime and cstime.
+children_cpu() {
+	local st
+	read -r -a st <"/proc/$$/stat"
+	echo $(((st[15] + st[16]) / hz))
+}
+
+# run_group GROUP: runs it, records its seconds, CPU seconds and result.
 run_group() {
-	local t r=0
+	local t c r=0
 	t=$(date +%s)
+	c=$(children_cpu)
 	"$make" "$1" || r=$?
 	names+=("$1")
 	seconds+=($(($(date +%s) - t)))
+	cpu+=($(($(children_cpu) - c)))
 	if [ "$r" = 0 ]; then results+=(PASS); else results+=(FAIL); fi
 	return "$r"
 }
@@ -64,22 +75,25 @@ if [ -n "$vm_pid" ]; then
 	echo "== check-vm (began $(($(date +%s) - vm_start)) s ago, beside the groups above)"
 	tail -n +1 --pid="$vm_pid" -f "$vmlog"
 	vm_rc=0
+	c=$(children_cpu)
 	wait "$vm_pid" || vm_rc=$?
 	vm_pid=
 	names+=(check-vm)
 	seconds+=($(($(date +%s) - vm_start)))
+	cpu+=($(($(children_cpu) - c)))
 	if [ "$vm_rc" = 0 ]; then results+=(PASS); else results+=(FAIL); fi
 	[ "$rc" != 0 ] || rc=$vm_rc
 fi
 
 echo
-echo "== make check: $(($(date +%s) - start)) s in all"
-printf '%-20s %-6s %8s\n' group result seconds
+echo "== make check: $(($(date +%s) - start)) s in all, $(children_cpu) s of CPU"
+printf '%-20s %-6s %8s %8s\n' group result seconds "CPU s"
 for i in "${!names[@]}"; do
-	printf '%-20s %-6s %8s\n' "${names[$i]}" "${results[$i]}" "${seconds[$i]}"
+	printf '%-20s %-6s %8s %8s\n' "${names[$i]}" "${results[$i]}" "${seconds[$i]}" "${cpu[$i]}"
 done
 if [ -n "$vm" ]; then
-	echo "(check-vm ran beside the groups after check-deps: the seconds add up to more than the whole)"
+	echo "(check-vm ran beside the groups after check-deps: the seconds add up to more than the whole;"
+	echo " its CPU seconds are mostly its guests', the other groups' are taken from them)"
 fi
 if [ -n "$vm" ] && [ -f "$logdir/times.tsv" ]; then
 	echo "VM scenarios (seconds each; they run in lanes at once, so they add up to more than check-vm):"
