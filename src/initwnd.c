@@ -129,17 +129,19 @@ static const struct carrier *carrier_of(const char *path)
 	return &carriers[0];
 }
 
-/* Whether ROOT/PATH holds, byte for byte, the text the package writes
- * there. */
-static bool carrier_written(const char *root, const char *path)
+/* What ROOT/PATH holds: 1 the text the package writes there, byte for
+ * byte, 0 something else, or the error of opening it (-ENOENT: nothing). */
+static int carrier_state(const char *root, const char *path)
 {
 	const char *text = carrier_of(path)->text;
 	size_t len = strlen(text), got;
 	char buf[1024];
 	FILE *f;
+	int r;
 
-	if (fopen_root(root, path, &f) < 0)
-		return false;
+	r = fopen_root(root, path, &f);
+	if (r < 0)
+		return r;
 	got = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
 	return got == len && memcmp(buf, text, len) == 0;
@@ -384,8 +386,9 @@ void initwnd_plan_route(const char *root, const struct route_default *rt, bool w
 		return;
 	}
 	if (ret->wanted) {
-		ret->present = root_exists(root, ret->from);
-		ret->written = ret->present && carrier_written(root, ret->from);
+		r = carrier_state(root, ret->from);
+		ret->present = r != -ENOENT;
+		ret->written = r == 1;
 	}
 }
 

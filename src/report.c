@@ -315,31 +315,22 @@ static void print_text_route_plan(const struct report *r, size_t i, FILE *f)
 	else if (route_windows_live(r, i))
 		fprintf(f, "  the package's, from %s (%s)\n", plan->from,
 			initwnd_manager_to_string(plan->manager));
-	else if (!plan->present)
-		fprintf(f,
-			"  WANTED initcwnd %d, initrwnd %d, from %s (%s): not live, and the "
-			"file is missing; wp-panel-nettune apply writes it\n",
+	else {
+		fprintf(f, "  WANTED initcwnd %d, initrwnd %d, from %s (%s): not live",
 			INITWND_SEGMENTS, INITWND_SEGMENTS, plan->from,
 			initwnd_manager_to_string(plan->manager));
-	else if (!plan->written)
-		fprintf(f,
-			"  WANTED initcwnd %d, initrwnd %d, from %s (%s): not live, and the "
-			"file is not the one the package writes: yours to fix\n",
-			INITWND_SEGMENTS, INITWND_SEGMENTS, plan->from,
-			initwnd_manager_to_string(plan->manager));
-	else if (plan->manager == MANAGER_NETWORKD)
-		fprintf(f,
-			"  WANTED initcwnd %d, initrwnd %d, from %s (%s): not live; "
-			"networkctl reload applies them\n",
-			INITWND_SEGMENTS, INITWND_SEGMENTS, plan->from,
-			initwnd_manager_to_string(plan->manager));
-	else
-		fprintf(f,
-			"  WANTED initcwnd %d, initrwnd %d, from %s (%s): not live; "
-			"wp-panel-nettune windows %s applies them\n",
-			INITWND_SEGMENTS, INITWND_SEGMENTS, plan->from,
-			initwnd_manager_to_string(plan->manager),
-			text_escape(r->routes[i].ifname, why, sizeof(why)));
+		if (!plan->present)
+			fprintf(f,
+				", and the file is missing; wp-panel-nettune apply writes it\n");
+		else if (!plan->written)
+			fprintf(f, ", and the file is not the one the package writes: "
+				   "yours to fix\n");
+		else if (plan->manager == MANAGER_NETWORKD)
+			fprintf(f, "; networkctl reload applies them\n");
+		else
+			fprintf(f, "; wp-panel-nettune windows %s applies them\n",
+				text_escape(r->routes[i].ifname, why, sizeof(why)));
+	}
 }
 
 /* One line per default route: where it goes, who added it, and the initial
