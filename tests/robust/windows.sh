@@ -74,12 +74,20 @@ ifupdown() {
 	cp /wp-panel-nettune /usr/sbin/wp-panel-nettune 2>/dev/null || true
 }
 # networkmanager true|false: the state file NetworkManager keeps of nt-v0, as it
-# writes one for a device it manages or not.
+# writes one for a device it manages or not (and none of networkd).
 networkmanager() {
+	rm -f /run/systemd/netif/links/*
 	mkdir -p /run/NetworkManager/devices /etc/NetworkManager/dispatcher.d
 	printf "# NetworkManager runtime state of device\n\n[device]\nmanaged=%s\nnm-owned=false\n" "$1" \
 		>/run/NetworkManager/devices/$(ip -o link show nt-v0 | cut -d: -f1)
 	cp /wp-panel-nettune /usr/sbin/wp-panel-nettune 2>/dev/null || true
+}
+# nm_recorded: the dispatcher script as apply leaves it, its copy, and the
+# steps of the journal for it and for nt-v0.
+nm_recorded() {
+	mkdir -p /var/lib/wp-panel-nettune/added
+	echo "# dispatcher" >$NMD && cp $NMD /var/lib/wp-panel-nettune/added/nm-dispatcher
+	printf "added\t%s\tadded/nm-dispatcher\tdir-existed\nwindows\tnt-v0\t32\t32\n" $NMD | journal >$S/journal
 }
 links() { printf "ADMIN_STATE=%s\nNETWORK_FILE=%s\n" "$1" $N >/run/systemd/netif/links/$(ip -o link show nt-v0 | cut -d: -f1); }
 route() { echo "route: $(ip route show default dev nt-v0)"; }
@@ -268,12 +276,12 @@ report() { plan; }
 CASE
 alone "an interface NetworkManager does not manage (managed=false)" \
 	"no network manager the package knows configures nt-v0 (systemd-networkd, NetworkManager, ifupdown)" <<'CASE'
-setup() { cp_fragment; host; rm /run/systemd/netif/links/*; networkmanager false; }
+setup() { cp_fragment; host; networkmanager false; }
 report() { plan; }
 CASE
 alone "a router advertisement's route on NetworkManager's interface" \
 	"learned from a router advertisement: the kernel adds it again at each one, without the windows" <<'CASE'
-setup() { cp_fragment; host ra; rm /run/systemd/netif/links/*; networkmanager true; }
+setup() { cp_fragment; host ra; networkmanager true; }
 report() { plan; }
 CASE
 alone "a router advertisement's route on ifupdown's interface" \
@@ -399,7 +407,7 @@ dhcp4-change: route: default via 192.0.2.1 proto dhcp initcwnd 32 initrwnd 32
 down: route: default via 192.0.2.1 proto dhcp 
 hostname: route: default via 192.0.2.1 proto dhcp " "$bin" apply <<'CASE'
 setup() {
-	cp_fragment; host; rm /run/systemd/netif/links/*; networkmanager true
+	cp_fragment; host; networkmanager true
 	ip -6 addr add 2001:db8::10/64 dev nt-v0 nodad
 	ip -6 route add default via 2001:db8::1 dev nt-v0 metric 512
 }
@@ -418,7 +426,7 @@ case_ "windows IFACE: the route added again beside the one with the windows (Net
 said: route default via 192.0.2.1 dev nt-v0: initial windows 32 and 32, given.
 route: default via 192.0.2.1 proto dhcp metric 101 initcwnd 32 initrwnd 32 " "$bin" "windows nt-v0" <<'CASE'
 setup() {
-	cp_fragment; host; rm /run/systemd/netif/links/*; networkmanager true
+	cp_fragment; host; networkmanager true
 	ip route del default dev nt-v0
 	ip route add default via 192.0.2.1 dev nt-v0 proto dhcp metric 101 initcwnd 32 initrwnd 32
 	ip route append default via 192.0.2.1 dev nt-v0 proto dhcp metric 101
@@ -608,11 +616,9 @@ systemctl --system daemon-reload
 route: default via 192.0.2.1 proto dhcp 
 /etc/NetworkManager/dispatcher.d d 755" "$postrm" purge <<'CASE'
 setup() {
-	cp_fragment; host; rm /run/systemd/netif/links/*; networkmanager true
+	cp_fragment; host; networkmanager true
 	ip route replace default via 192.0.2.1 dev nt-v0 proto dhcp initcwnd 32 initrwnd 32
-	mkdir -p /var/lib/wp-panel-nettune/added
-	echo "# dispatcher" >$NMD && cp $NMD /var/lib/wp-panel-nettune/added/nm-dispatcher
-	printf "added\t%s\tadded/nm-dispatcher\tdir-existed\nwindows\tnt-v0\t32\t32\n" $NMD | journal >$S/journal
+	nm_recorded
 }
 report() { calls; route; tree | grep -v -e /etc/systemd -e /var/lib || true; find /etc/NetworkManager -printf "%p %y %m\n" | grep dispatcher; }
 CASE
@@ -625,13 +631,11 @@ $say put back the original value of 0 kernel setting(s)
 systemctl --system daemon-reload
 route: default via 192.0.2.1 proto dhcp metric 101 " "$postrm" purge <<'CASE'
 setup() {
-	cp_fragment; host; rm /run/systemd/netif/links/*; networkmanager true
+	cp_fragment; host; networkmanager true
 	ip route del default dev nt-v0
 	ip route add default via 192.0.2.1 dev nt-v0 proto dhcp metric 101 initcwnd 32 initrwnd 32
 	ip route append default via 192.0.2.1 dev nt-v0 proto dhcp metric 101
-	mkdir -p /var/lib/wp-panel-nettune/added
-	echo "# dispatcher" >$NMD && cp $NMD /var/lib/wp-panel-nettune/added/nm-dispatcher
-	printf "added\t%s\tadded/nm-dispatcher\tdir-existed\nwindows\tnt-v0\t32\t32\n" $NMD | journal >$S/journal
+	nm_recorded
 }
 report() { calls; route; }
 CASE
