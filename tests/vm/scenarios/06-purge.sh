@@ -1,9 +1,10 @@
 # shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 6. Purge puts everything back. On a fresh disk (2 vCPUs, one boot): the
-#    files under /etc, /var/lib and /usr (paths, types, modes, owners; the
-#    contents of /etc) and every readable key under /proc/sys/net are
-#    recorded; the package is installed; an administrator changes one key
-#    the package set; the package is purged. Then the files are as before
+#    files under /etc and /var/lib (paths, types, modes, owners; the
+#    contents of /etc), the paths and types under /usr, and every
+#    readable key under /proc/sys/net are recorded; the package is
+#    installed; an administrator changes one key the package set; the
+#    package is purged. Then the files are as before
 #    (save what tree_compare in guest-lib.sh excludes, each with its
 #    reason; ucf's numbered backups are reported as a finding), every value
 #    is as before, and the administrator's key keeps the administrator's
