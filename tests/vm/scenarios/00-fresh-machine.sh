@@ -24,14 +24,14 @@ mkdir /usr/share/left-behind
 mode=$(stat -c %a /etc/hostname)
 chmod 600 /etc/hostname
 tree_listing /tmp/planted.after
-compared=$( (tree_compare "planted" /tmp/planted.before /tmp/planted.after) )
+compared=$(tree_compare "planted" /tmp/planted.before /tmp/planted.after)
 check_match "the purge comparison fails on what was planted" '^not ok [0-9]+ - planted$' "$compared"
 check_match "and names the file left under /usr" '^#   \+f /usr/share/left-behind/file$' "$compared"
 check_match "and the mode changed under /etc" '^#   \+f 600 root:root /etc/hostname$' "$compared"
 rm -r /usr/share/left-behind
 chmod "$mode" /etc/hostname
 tree_listing /tmp/planted.undone
-compared=$( (tree_compare "undone" /tmp/planted.before /tmp/planted.undone) )
+compared=$(tree_compare "undone" /tmp/planted.before /tmp/planted.undone)
 check_match "and passes once they are undone" '^ok [0-9]+ - undone$' "$compared"
 
 echo 'net.core.somaxconn = 4096' >/etc/sysctl.d/70-left-behind.conf
