@@ -58,8 +58,14 @@ check_eq "ucf knows both fragments' checksums" 2 \
 	"$(grep -c -e " $NT_SYSCTL\$" -e " $NT_MODULES\$" /var/lib/ucf/hashfile)"
 check_record /host/before.sysctl
 check "no first-boot marker on a machine the install could see" test ! -e "$NT_MARKER"
-check_eq "first-boot unit enabled (it runs only after a chroot install)" enabled \
+# The package's own link makes sysinit.target want the first-boot unit,
+# which has no [Install] section: nothing under /etc.
+check_eq "first-boot unit static (it runs only after a chroot install)" static \
 	"$(systemctl is-enabled wp-panel-nettune-firstboot.service 2>&1)"
+check_eq "sysinit.target wants it" sysinit.target \
+	"$(systemctl show -p WantedBy --value wp-panel-nettune-firstboot.service)"
+check "no enablement link under /etc" \
+	test ! -e /etc/systemd/system/sysinit.target.wants/wp-panel-nettune-firstboot.service
 check_eq "services started from now on: soft nofile (daemon-reload done)" 65535 \
 	"$(systemctl show -p DefaultLimitNOFILESoft --value)"
 

@@ -36,8 +36,9 @@ check_eq "tcp_bbr not loaded by the chroot install" absent "$(bbr_module)"
 check "the image has the sysctl fragment" test -f "$t$NT_SYSCTL"
 check "the image has the modules fragment" test -f "$t$NT_MODULES"
 check "the image has the first-boot marker" test -f "$t$NT_MARKER"
-check "the image has the first-boot unit enabled" \
-	test -L "$t/etc/systemd/system/sysinit.target.wants/wp-panel-nettune-firstboot.service"
+check_eq "the image has the first-boot unit wanted by sysinit.target (the package's link)" \
+	../wp-panel-nettune-firstboot.service \
+	"$(readlink "$t/usr/lib/systemd/system/sysinit.target.wants/wp-panel-nettune-firstboot.service")"
 note "rendered in the chroot: $(grep -m1 '^# Congestion control' "$t$NT_SYSCTL")"
 note "modules fragment in the chroot: '$(modules_listed "$t$NT_MODULES")'"
 rm -f "$t/tmp/pkg.deb"

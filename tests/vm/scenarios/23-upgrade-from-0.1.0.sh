@@ -6,7 +6,10 @@
 #     apt-get update, install by name); then the site of this version,
 #     published over it (site, which tools/publish checked against
 #     site-v0.1.0 served), is served, and "apt-get update && apt-get
-#     upgrade -y" runs, unattended. Three machines:
+#     upgrade -y" runs, unattended. On each, the upgrade takes back the
+#     link and record deb-systemd-helper made when 0.1.0 enabled the
+#     first-boot unit, which the package now wants through its own link.
+#     Three machines:
 #     - plain: the version-1 record is read and carried over into a
 #       version-2 one whose originals are the values from before 0.1.0,
 #       tcp_mtu_probing (new in 0.2.0) is live, status exits 0, and the
@@ -59,6 +62,10 @@ cp "$record_v1" /host/state-0.1.0
 cp "$NT_SYSCTL" /host/fragment-0.1.0
 check "0.1.0's fragment has no tcp_mtu_probing" \
 	sh -c "! grep -q '^net.ipv4.tcp_mtu_probing' $NT_SYSCTL"
+firstboot_link=/etc/systemd/system/sysinit.target.wants/wp-panel-nettune-firstboot.service
+firstboot_dsh=/var/lib/systemd/deb-systemd-helper-enabled/wp-panel-nettune-firstboot.service.dsh-also
+check "0.1.0 enabled the first-boot unit with deb-systemd-helper (a link under /etc, its record)" \
+	test -L "$firstboot_link" -a -f "$firstboot_dsh"
 mtu_before=$(sysctl_value net.ipv4.tcp_mtu_probing)
 note "tcp_mtu_probing under 0.1.0: $mtu_before"
 
@@ -86,6 +93,10 @@ check "no debconf frontend trouble in the upgrade log" \
 check "the upgrade converted 0.1.0's record" \
 	grep -qx "converted $record_v1 into $NT_JOURNAL" /host/upgrade.log
 check "0.1.0's record is gone" test ! -e "$record_v1"
+check "0.1.0's enablement of the first-boot unit is taken back" \
+	test ! -e "$firstboot_link" -a ! -e "$firstboot_dsh"
+check_eq "the first-boot unit is static, wanted through the package's link" "static sysinit.target" \
+	"$(systemctl is-enabled wp-panel-nettune-firstboot.service 2>&1) $(systemctl show -p WantedBy --value wp-panel-nettune-firstboot.service)"
 check_eq "the undo journal replaces it" "# wp-panel-nettune journal 1" "$(head -n 1 "$NT_JOURNAL")"
 # Every key of 0.1.0's record keeps its original in the journal.
 _tab=$(printf '\t')
