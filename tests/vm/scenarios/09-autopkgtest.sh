@@ -52,6 +52,7 @@ scenario() {
 			"/host/$PKG_DEB_NAME" /var/tmp/src/ \
 			-- null </dev/null >"/host/autopkgtest-$where.log" 2>&1 || rc=$?
 		cp "/var/tmp/autopkgtest-$where/summary" "/host/autopkgtest-$where-summary.log" 2>/dev/null
+		cp "/var/tmp/autopkgtest-$where/log" "/host/autopkgtest-$where-full.log" 2>/dev/null
 		echo "$rc" >"/host/autopkgtest-$where.rc"
 	RUN
 	# The restrictions' own checks, on what autopkgtest wrote in each place.
