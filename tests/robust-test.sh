@@ -46,9 +46,13 @@ fresh() {
 	rm -rf "$1"
 	cp -a "$template" "$1"
 }
+# remember TREE NAME: its listing and digest in $work/NAME and NAME.digest.
+remember() {
+	snapshot "$1" >"$work/$2"
+	digest "$1" >"$work/$2.digest"
+}
 # What every fresh tree is: the state each revert below must give back.
-snapshot "$template" >"$work/fresh"
-digest "$template" >"$work/fresh.digest"
+remember "$template" fresh
 
 # restored NAME TREE: revert, then the tree must be as in $work/before (its
 # digest in $work/before.digest).
@@ -66,8 +70,7 @@ restored() {
 # One writer at a time: three applies and a revert at once, again and again.
 t=$work/tree
 fresh "$t"
-snapshot "$t" >"$work/before"
-digest "$t" >"$work/before.digest"
+remember "$t" before
 good=0
 for i in $(seq "$rounds"); do
 	pids=
@@ -204,8 +207,7 @@ crash "journal --convert" legacy_applied "journal --convert" 5
 
 # Stale temporary journals of a killed run are removed by the next one.
 fresh "$t"
-snapshot "$t" >"$work/before"
-digest "$t" >"$work/before.digest"
+remember "$t" before
 mkdir -p "$t/var/lib/wp-panel-nettune"
 echo partial >"$t$journal.tmp1a2b3c"
 check_rc "a run after a crash" 0 "$bin" --root "$t" apply
