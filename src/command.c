@@ -180,7 +180,10 @@ const char *kernel_off_limits(const struct context *ctx, const struct sysinfo *i
 		return "container";
 	}
 	if (info->environment == ENVIRONMENT_CHROOT) {
-		snprintf(reason, size, "running in a chroot");
+		snprintf(reason, size, "%s",
+			 info->pid_ns_on_host_net ?
+				 "running in a PID namespace of its own, in the host's network namespace" :
+				 "running in a chroot");
 		return "chroot";
 	}
 	if (!info->net_writable) {

@@ -290,6 +290,51 @@ static bool detect_chroot(const char *root, struct sysinfo *info)
 	return strcmp(theirs, ours) != 0;
 }
 
+/* The kernel numbers the initial PID namespace PROC_PID_INIT_INO
+ * (include/linux/proc_ns.h, fixed since Linux 3.8), and /proc/self/ns/pid
+ * reads "pid:[4026531836]" there. */
+#define PID_NS_INITIAL "pid:[4026531836]"
+
+/* Whether this process is in a PID namespace of its own, not the initial
+ * one: 1 or 0, or -errno where /proc cannot tell (no /proc, or one mounted
+ * for another PID namespace, where "self" is no process of ours). */
+static int pid_ns_own(const char *root)
+{
+	char path[PATH_MAX_LEN], link[PATH_MAX_LEN];
+	const char *number;
+	size_t digits;
+	ssize_t n;
+	int r;
+
+	r = root_path(path, sizeof(path), root, "/proc/self/ns/pid");
+	if (r < 0)
+		return r;
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0)
+		return -errno;
+	link[n] = '\0';
+	number = startswith(link, "pid:[") ? link + strlen("pid:[") : NULL;
+	digits = number ? strspn(number, "0123456789") : 0;
+	if (digits == 0 || strcmp(number + digits, "]") != 0)
+		return -EBADMSG;
+	return strcmp(link, PID_NS_INITIAL) != 0;
+}
+
+/* PID 1 of a PID namespace of its own is no machine's init, so that / being
+ * its root says nothing (unshare --pid --fork chroot DIR makes the chroot
+ * PID 1). Where the network namespace is the initial one as well, whose
+ * values are the host's, it is a build environment, not a machine: the
+ * kernel registers net.core.netdev_max_backlog, one backlog per CPU for the
+ * whole machine, in the initial network namespace only
+ * (net/core/sysctl_net_core.c), so a namespace of its own lacks it. */
+static bool detect_pid_ns_on_host_net(const char *root, struct sysinfo *info)
+{
+	int r = pid_ns_own(root);
+
+	note_skipped(info, "/proc/self/ns/pid", r, "ignoring it");
+	return r > 0 && root_exists(root, "/proc/sys/net/core/netdev_max_backlog");
+}
+
 /* /proc/sys/net is read-only in most containers: either the mount is, or the
  * files carry no write permission. */
 static bool detect_net_writable(const char *root)
@@ -389,10 +434,15 @@ void sysinfo_detect_environment(const char *root, struct sysinfo *info)
 {
 	info->environment = ENVIRONMENT_HOST;
 	info->container[0] = '\0';
-	if (detect_container(root, info))
+	info->pid_ns_on_host_net = false;
+	if (detect_container(root, info)) {
 		info->environment = ENVIRONMENT_CONTAINER;
-	else if (detect_chroot(root, info))
+	} else if (detect_chroot(root, info)) {
 		info->environment = ENVIRONMENT_CHROOT;
+	} else if (detect_pid_ns_on_host_net(root, info)) {
+		info->environment = ENVIRONMENT_CHROOT;
+		info->pid_ns_on_host_net = true;
+	}
 	info->net_writable = detect_net_writable(root);
 }
 

@@ -50,6 +50,9 @@ struct sysinfo {
 		enum modstate state;
 	} modules[SYSINFO_MODULES_MAX];
 	enum environment environment;
+	/* A chroot because PID 1 is that of a PID namespace of its own, in
+	 * the initial network namespace, not because / is not PID 1's root. */
+	bool pid_ns_on_host_net;
 	char container[32];
 	bool net_writable;
 	struct sysinfo_skipped skipped;

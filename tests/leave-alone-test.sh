@@ -3,9 +3,10 @@
 # the helper (detect --may-tune, which the postinst and the first-boot unit
 # ask) and by debian/postrm in shell, since the helper is gone at purge. Both
 # run over the same environments, fake trees given with --root (the same
-# tree to postrm's function), and on this machine as it is and in a mount
-# namespace of its own. They must give the same answer in the same words,
-# and the answer each case wants.
+# tree to postrm's function), on this machine as it is and in a mount
+# namespace of its own, and in a chroot that is PID 1 of a PID namespace of
+# its own on the real kernel. They must give the same answer in the same
+# words, and the answer each case wants.
 #
 # usage: tests/leave-alone-test.sh BINARY
 set -eu
@@ -126,6 +127,48 @@ rm "$t/proc/1/root"
 ln -s / "$t/proc/1/root"
 agree "a chroot: / is not PID 1's root" "chroot: running in a chroot" "$t"
 
+# PID 1 of a PID namespace of its own (unshare --pid --fork chroot DIR makes
+# the chroot PID 1): / is its root, but in the initial network namespace,
+# the only one with net.core.netdev_max_backlog, the host's values would be
+# written. /proc/self/ns/pid names the namespace; the initial one is
+# 4026531836.
+pid_ns() {
+	mkdir -p "$1/proc/self/ns"
+	ln -sfn "$2" "$1/proc/self/ns/pid"
+}
+pid_ns_reason="chroot: running in a PID namespace of its own, in the host's network namespace"
+t=$(tree pid-namespace)
+mkdir -p "$t/proc/sys/net/core"
+echo 1000 >"$t/proc/sys/net/core/netdev_max_backlog"
+agree "the initial network namespace, no /proc/self/ns/pid" "" "$t"
+pid_ns "$t" 'pid:[4026531836]'
+agree "the initial PID and network namespaces" "" "$t"
+pid_ns "$t" 'pid:[4026532309]'
+agree "PID 1 of a PID namespace of its own, in the initial network namespace" \
+	"$pid_ns_reason" "$t"
+for link in 'pid:[]' 'pid:[4026532309' 'net:[4026532309]' 'pid:[40265x2309]' 4026532309; do
+	pid_ns "$t" "$link"
+	agree "/proc/self/ns/pid reads $link: it cannot tell" "" "$t"
+done
+rm -r "$t/proc/self/ns"
+mkdir -p "$t/proc/self/ns"
+: >"$t/proc/self/ns/pid"
+agree "/proc/self/ns/pid is no link: it cannot tell" "" "$t"
+pid_ns "$t" 'pid:[4026532309]'
+chmod 0444 "$t/proc/sys/net/ipv4/tcp_fin_timeout"
+agree "a PID namespace of its own comes before a read-only /proc/sys/net" "$pid_ns_reason" "$t"
+chmod 0644 "$t/proc/sys/net/ipv4/tcp_fin_timeout"
+rm "$t/proc/1/root"
+ln -s / "$t/proc/1/root"
+agree "a PID namespace of its own, / not PID 1's root: a chroot as before" \
+	"chroot: running in a chroot" "$t"
+echo systemd-nspawn >"$t/run/systemd/container"
+agree "a PID namespace of its own with a container marker: a container" \
+	"container: running in a container (systemd-nspawn)" "$t"
+t=$(tree pid-and-network-namespace)
+pid_ns "$t" 'pid:[4026532309]'
+agree "PID 1 of PID and network namespaces of its own" "" "$t"
+
 # Where /proc/1/root cannot be read: the mount at / of PID 1 and ours.
 line='22 1 254:1 / / rw,relatime shared:1 - ext4 /dev/vda1 rw'
 t=$(tree mountinfo-same)
@@ -180,6 +223,77 @@ exit 4}" "$(printf '%s\n' "$ns" | sed '$d')"
 		"$here_shell" "$(printf '%s\n' "$ns" | sed -n '$p' | grep -v '^tune: the running kernel may be tuned$' || true)"
 else
 	note "skipped: a read-only mount and a mount namespace need root and unshare"
+fi
+
+# The real kernel: a plain tree, this system's programs and /dev/null mounted
+# in, chrooted into as PID 1 of a PID namespace of its own, with a /proc of
+# that namespace, in this network namespace and in one of its own; and
+# without /proc, where nothing tells. The helper and postrm's code both run
+# inside.
+if [ "$(id -u)" != 0 ]; then
+	note "skipped: a chroot as PID 1 of a PID namespace needs root"
+elif ! unshare --pid --fork --mount --net true 2>/dev/null; then
+	note "skipped: unshare cannot make PID, mount and network namespaces here"
+else
+	img=$work/image
+	binds=
+	mkdir -p "$img/proc" "$img/dev"
+	: >"$img/dev/null"
+	for d in bin sbin lib lib32 lib64 libx32 usr; do
+		if [ -L "/$d" ]; then
+			ln -s "$(readlink "/$d")" "$img/$d"
+		elif [ -d "/$d" ]; then
+			mkdir "$img/$d"
+			binds="$binds $d"
+		fi
+	done
+	cp "$bin" "$img/nettune"
+	cp "$work/postrm-leave-alone.sh" "$img/leave-alone.sh"
+	cat >"$img/ask.sh" <<-'EOF'
+		. /leave-alone.sh
+		rc=0
+		line=$(/nettune detect --may-tune) || rc=$?
+		echo "helper: $line (exit $rc)"
+		echo "postrm: $(kernel_off_limits "")"
+	EOF
+	# in_image PROC UNSHARE-OPTION...: what the helper and postrm say as PID
+	# 1 of new PID and mount namespaces chrooted into the image, with its
+	# /proc mounted when PROC is "proc".
+	in_image() {
+		_proc=$1
+		shift
+		# shellcheck disable=SC2016,SC2086 # expanded by the inner shell; binds split
+		unshare --pid --fork --mount "$@" sh -c '
+			img=$1 proc=$2
+			shift 2
+			for d in "$@" dev/null; do mount --bind "/$d" "$img/$d" || exit 1; done
+			[ "$proc" != proc ] || mount -t proc proc "$img/proc" || exit 1
+			exec chroot "$img" /bin/sh /ask.sh' sh "$img" "$_proc" $binds 2>&1
+	}
+	# image NAME WANT-HELPER WANT-POSTRM PROC UNSHARE-OPTION...
+	image() {
+		_name=$1 _helper=$2 _shell=$3
+		shift 3
+		_got=$(in_image "$@")
+		check_eq "the real kernel, $_name: the helper" "helper: $_helper" \
+			"$(printf '%s\n' "$_got" | grep -v '^postrm: ')"
+		check_eq "the real kernel, $_name: postrm" "postrm: $_shell" \
+			"$(printf '%s\n' "$_got" | grep '^postrm: ')"
+	}
+	image "a chroot as PID 1 of a PID namespace, in this network namespace" \
+		"$pid_ns_reason (exit 4)" "$pid_ns_reason" proc
+	image "a chroot as PID 1 of PID and network namespaces of its own" \
+		"tune: the running kernel may be tuned (exit 0)" "" proc --net
+	# A sanitizer build cannot run without /proc: the runtime reads its
+	# options from /proc/self/environ and LeakSanitizer fails at exit.
+	if grep -q __asan_init "$bin"; then
+		note "skipped: the helper without /proc, a sanitizer build needs /proc"
+		check_eq "the real kernel, a chroot as PID 1 of a PID namespace, without /proc: postrm" \
+			"postrm: chroot: running in a chroot" "$(in_image none | grep '^postrm: ')"
+	else
+		image "a chroot as PID 1 of a PID namespace, without /proc" \
+			"chroot: running in a chroot (exit 4)" "chroot: running in a chroot" none
+	fi
 fi
 
 # The scripts branch on the kind, the first word, never on the reason's

@@ -261,6 +261,58 @@ static void test_chroot_root_link(void **state _unused_)
 	scratch_free(root);
 }
 
+/* PID 1 of a PID namespace of its own, in the initial network namespace
+ * (which alone has net.core.netdev_max_backlog), is taken for a chroot
+ * although / is its root; with a network namespace of its own, or where
+ * /proc/self/ns/pid does not say, / being PID 1's root decides as before. */
+static void test_pid_namespace(void **state _unused_)
+{
+	static const struct {
+		const char *link; /* /proc/self/ns/pid, NULL: none */
+		bool backlog; /* net.core.netdev_max_backlog is there */
+		const char *init; /* /proc/1/mountinfo */
+		enum environment environment;
+		bool pid_ns_on_host_net;
+	} cases[] = {
+		{ "pid:[4026532309]", true, ROOT_MOUNT, ENVIRONMENT_CHROOT, true },
+		{ "pid:[4026532309]", false, ROOT_MOUNT, ENVIRONMENT_HOST, false },
+		{ "pid:[4026531836]", true, ROOT_MOUNT, ENVIRONMENT_HOST, false },
+		{ NULL, true, ROOT_MOUNT, ENVIRONMENT_HOST, false },
+		{ "pid:[]", true, ROOT_MOUNT, ENVIRONMENT_HOST, false },
+		{ "pid:[4026532309", true, ROOT_MOUNT, ENVIRONMENT_HOST, false },
+		{ "net:[4026532309]", true, ROOT_MOUNT, ENVIRONMENT_HOST, false },
+		{ "pid:[40265x2309]", true, ROOT_MOUNT, ENVIRONMENT_HOST, false },
+		/* / is not PID 1's root: a chroot, said as before. */
+		{ "pid:[4026532309]", true,
+		  "31 27 254:0 /srv/image / rw - ext4 /dev/vda rw\n", ENVIRONMENT_CHROOT,
+		  false },
+	};
+
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		char *root = minimal_root(), path[PATH_MAX_LEN];
+		struct sysinfo info;
+		const char *failed;
+
+		scratch_write(root, "/proc/1/mountinfo", cases[i].init);
+		if (cases[i].link) {
+			snprintf(path, sizeof(path), "%s/proc/self/ns", root);
+			assert_int_equal(mkdir(path, 0755), 0);
+			snprintf(path, sizeof(path), "%s/proc/self/ns/pid", root);
+			assert_int_equal(symlink(cases[i].link, path), 0);
+		}
+		if (cases[i].backlog)
+			scratch_write(root, "/proc/sys/net/core/netdev_max_backlog",
+				      "1000\n");
+		assert_int_equal(detect(root, &info, &failed), 0);
+		if (info.environment != cases[i].environment ||
+		    info.pid_ns_on_host_net != cases[i].pid_ns_on_host_net)
+			fail_msg("case %zu: %s%s", i,
+				 environment_to_string(info.environment),
+				 info.pid_ns_on_host_net ? " (PID namespace)" : "");
+		scratch_free(root);
+	}
+}
+
 static void test_read_only(void **state _unused_)
 {
 	char *root = minimal_root(), path[PATH_MAX_LEN];
@@ -319,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_environment),
 		cmocka_unit_test(test_chroot),
 		cmocka_unit_test(test_chroot_root_link),
+		cmocka_unit_test(test_pid_namespace),
 		cmocka_unit_test(test_read_only),
 		cmocka_unit_test(test_missing_files),
 	};
