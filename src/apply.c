@@ -281,6 +281,13 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 	struct record *rec;
 	int r, w;
 
+	/* Purge puts back only the keys the journal may name. */
+	if (!tunable_journaled(a->key)) {
+		log_warning("not setting %s = %s: not a key of the profile, which purge "
+			    "could not put back; set it in a sysctl.d file of your own",
+			    a->key, a->value);
+		return OUTCOME_SKIPPED;
+	}
 	r = sysctl_read(ctx->root, a->key, live, sizeof(live));
 	if (r < 0)
 		return key_failed(a, false, r);

@@ -237,14 +237,35 @@ int read_fragment_or_log(const struct context *ctx, struct assignments *ret)
 	return lines.bad > 0;
 }
 
-/* The undo journal, or the records of an earlier version it replaces. */
+/* A key of a key or set step the helper never journals, or NULL. */
+static const char *unknown_key(const struct state *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!tunable_journaled(s->items[i].key))
+			return s->items[i].key;
+	for (size_t i = 0; i < s->n_sets; i++)
+		if (!tunable_journaled(s->sets[i].key))
+			return s->sets[i].key;
+	return NULL;
+}
+
+/* The undo journal, or the records of an earlier version it replaces; one
+ * that names a key the helper never journals is refused as corrupt, as the
+ * package's purge refuses that step. */
 int journal_load_or_log(const struct context *ctx, struct state *ret)
 {
-	const char *path;
+	const char *path, *key;
 	unsigned line;
 	int r;
 
 	r = state_load(ctx->root, ret, &path, &line);
+	if (r == 0 && (key = unknown_key(ret))) {
+		log_error("%s%s: %s is not a key the package sets: corrupt, not using it; "
+			  "move it aside to start anew",
+			  ctx->root, path, key);
+		state_free(ret);
+		return -EBADMSG;
+	}
 	if (r == -EBADMSG && line > 0)
 		log_error("%s%s:%u: corrupt, not using it; move it aside to start anew",
 			  ctx->root, path, line);

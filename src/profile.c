@@ -72,6 +72,27 @@ const struct tunable *tunable_find(const char *key)
 	return NULL;
 }
 
+/* The keys of the installer's file (share/installer/) that no row sets:
+ * purge sets them again from it once it is back (takeover.c). */
+const char *const installer_keys[] = { "net.core.rmem_default", "net.core.wmem_default" };
+const size_t n_installer_keys = ELEMENTSOF(installer_keys);
+
+/* A key the undo journal may name, and so one purge may write: a row's, the
+ * list a row's write widens, or one of the installer's. debian/postrm holds
+ * the same list (tests/postrm-journal-test.sh compares them). */
+bool tunable_journaled(const char *key)
+{
+	if (tunable_find(key))
+		return true;
+	for (size_t i = 0; i < n_tunables; i++)
+		if (tunables[i].widens && strcmp(tunables[i].widens, key) == 0)
+			return true;
+	for (size_t i = 0; i < n_installer_keys; i++)
+		if (strcmp(installer_keys[i], key) == 0)
+			return true;
+	return false;
+}
+
 /* What detection must find out for the table: the module of each row that
  * names one, once, with the key that lists its value once it is in. */
 size_t profile_module_needs(struct module_need *ret, size_t max)

@@ -71,8 +71,11 @@ struct profile {
 
 extern const struct tunable tunables[];
 extern const size_t n_tunables;
+extern const char *const installer_keys[];
+extern const size_t n_installer_keys;
 
 const struct tunable *tunable_find(const char *key);
+bool tunable_journaled(const char *key);
 size_t profile_module_needs(struct module_need *ret, size_t max);
 int congestion_from_string(const char *s, enum congestion *ret);
 const char *congestion_to_string(enum congestion congestion);

@@ -105,7 +105,8 @@ void takeover_note_sets(const char *root, struct state *state,
 			snprintf(value, sizeof(value), "%s", theirs.items[j].value);
 			normalize_space(value);
 			if (value[0] &&
-			    state_add_set(state, i, theirs.items[j].key, value) < 0)
+			    (!tunable_journaled(theirs.items[j].key) ||
+			     state_add_set(state, i, theirs.items[j].key, value) < 0))
 				log_warning("%s: %s = %s cannot be written in the journal, "
 					    "purge leaves it",
 					    saved, theirs.items[j].key, value);

@@ -3,7 +3,8 @@
  * separated by tabs. tests/design-test.sh compares DESIGN.md with it. With
  * --keys, every sysctl key the table names; with --modules, every module
  * its rows need: what the fixture trees must hold
- * (tests/vm/capture-fixtures.sh). */
+ * (tests/vm/capture-fixtures.sh); with --journaled, every key the undo
+ * journal may name. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,7 +53,21 @@ static void print_keys(void)
 	}
 }
 
-/* usage: dump-tunables [--keys | --modules] */
+/* Every key the undo journal may name (tunable_journaled), each once: what
+ * debian/postrm's list must hold (tests/postrm-journal-test.sh). */
+static void print_journaled(void)
+{
+	for (size_t i = 0; i < n_tunables; i++) {
+		printf("%s\n", tunables[i].key);
+		if (tunables[i].widens && !tunable_find(tunables[i].widens))
+			printf("%s\n", tunables[i].widens);
+	}
+	for (size_t i = 0; i < n_installer_keys; i++)
+		if (!tunable_find(installer_keys[i]))
+			printf("%s\n", installer_keys[i]);
+}
+
+/* usage: dump-tunables [--keys | --modules | --journaled] */
 int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "--keys") == 0) {
@@ -63,6 +78,8 @@ int main(int argc, char **argv)
 
 		for (size_t i = 0; i < n; i++)
 			printf("%s\n", needs[i].module);
+	} else if (argc == 2 && strcmp(argv[1], "--journaled") == 0) {
+		print_journaled();
 	} else if (argc == 1) {
 		for (size_t i = 0; i < n_tunables; i++)
 			printf("%s\t%s\t%s\t%s\n", tunables[i].key,
@@ -70,7 +87,8 @@ int main(int argc, char **argv)
 			       tunables[i].scope == SCOPE_GLOBAL ? "global" : "netns",
 			       tunables[i].reason);
 	} else {
-		fprintf(stderr, "usage: dump-tunables [--keys | --modules]\n");
+		fprintf(stderr,
+			"usage: dump-tunables [--keys | --modules | --journaled]\n");
 		return 2;
 	}
 	return fflush(stdout) == 0 ? 0 : 1;

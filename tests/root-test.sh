@@ -412,6 +412,24 @@ check_match "it is named in a warning" \
 check_eq "the keys after it are still set" 16384 "$(sysctl_value net.ipv4.tcp_notsent_lowat "$t")"
 "$bin" --root "$t" revert >/dev/null
 
+# A key added to the fragment that is not the profile's: purge could not
+# put it back (debian/postrm writes only the keys the journal may name), so
+# apply leaves it, says so, and journals nothing of it.
+t=$(fresh debian13-2cpu)
+echo 0 >"$t/proc/sys/net/ipv4/ip_forward"
+echo "net.ipv4.ip_forward = 1" >>"$t$fragment"
+check_rc "a key not of the profile in the fragment does not fail apply" 0 "$bin" --root "$t" apply
+check_match "it is named in a warning" \
+	'^wp-panel-nettune: apply: warning: not setting net\.ipv4\.ip_forward = 1: not a key of the profile, which purge could not put back; set it in a sysctl\.d file of your own$' "$out"
+check_eq "it is not written" 0 "$(cat "$t/proc/sys/net/ipv4/ip_forward")"
+check_eq "nor journaled" "" "$(grep ip_forward "$t$journal" || true)"
+# A journal that names such a key is not one the helper wrote.
+{ sed '$d' "$t$journal" && printf 'key\tnet.ipv4.ip_forward\t1\t0\n# end\n'; } >"$work/journal"
+cp "$work/journal" "$t$journal"
+check_rc "a journal naming a key the package never sets is refused" 1 "$bin" --root "$t" journal
+check_match "as corrupt, with the key" \
+	"^wp-panel-nettune: journal: $t$journal: net\\.ipv4\\.ip_forward is not a key the package sets: corrupt, not using it; move it aside to start anew$" "$out"
+
 # --dry-run writes nothing.
 t=$(fresh debian13-2cpu)
 snapshot "$t" >"$work/before"

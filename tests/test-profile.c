@@ -72,6 +72,27 @@ static void test_module_needs(void **state _unused_)
 	assert_int_equal(profile_module_needs(needs, 1), n > 0);
 }
 
+/* The journal names the rows' keys, the lists their writes widen and the
+ * installer's own keys: what purge may write, and nothing else (a list a
+ * module gives is read only). */
+static void test_journaled(void **state _unused_)
+{
+	for (size_t i = 0; i < n_tunables; i++) {
+		assert_true(tunable_journaled(tunables[i].key));
+		if (tunables[i].widens)
+			assert_true(tunable_journaled(tunables[i].widens));
+		if (tunables[i].available)
+			assert_false(tunable_journaled(tunables[i].available));
+	}
+	for (size_t i = 0; i < n_installer_keys; i++)
+		assert_true(sysctl_key_valid(installer_keys[i]) &&
+			    tunable_journaled(installer_keys[i]));
+	assert_false(tunable_journaled("net.ipv4.ip_forward"));
+	assert_false(tunable_journaled("kernel.hostname"));
+	assert_false(tunable_journaled("net.core"));
+	assert_false(tunable_journaled(""));
+}
+
 static void test_untouched(void **state _unused_)
 {
 	static const char *const never[] = { "net.ipv4.tcp_mem", "net.ipv4.udp_mem",
@@ -201,6 +222,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_module_needs),
+		cmocka_unit_test(test_journaled),
 		cmocka_unit_test(test_untouched),
 		cmocka_unit_test(test_congestion),
 		cmocka_unit_test(test_buffers),

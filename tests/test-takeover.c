@@ -20,7 +20,8 @@ static struct assignment item(const char *file, const char *key, const char *val
 /* Purge sets again, once the file is back, the keys it sets that the
  * fragment does not: made from the saved copy, in its order, its values
  * with their spaces folded; again from scratch whenever the fragment
- * changes. A copy that cannot be read gives none. */
+ * changes. A key the journal may not name gives none (purge would refuse
+ * the step), nor does a copy that cannot be read. */
 static void test_note_sets(void **state _unused_)
 {
 	struct assignment ours[] = {
@@ -36,7 +37,8 @@ static void test_note_sets(void **state _unused_)
 		      "net.core.somaxconn = 65535\n"
 		      "net.core.rmem_default=262144\n"
 		      "net.ipv4.tcp_congestion_control = bbr\n"
-		      "-net.ipv4.tcp_mem =  786432\t1048576  1572864\n");
+		      "-net.ipv4.tcp_wmem =  4096\t65536  16777216\n"
+		      "net.ipv4.tcp_mem = 786432 1048576 1572864\n");
 	assert_int_equal(state_add_file(&s, TAKEOVER_PATH, "taken-over/" TAKEOVER_NAME,
 					0644, 0, 0),
 			 0);
@@ -44,8 +46,8 @@ static void test_note_sets(void **state _unused_)
 	assert_int_equal(s.n_sets, 2);
 	assert_string_equal(s.sets[0].key, "net.core.rmem_default");
 	assert_string_equal(s.sets[0].value, "262144");
-	assert_string_equal(s.sets[1].key, "net.ipv4.tcp_mem");
-	assert_string_equal(s.sets[1].value, "786432 1048576 1572864");
+	assert_string_equal(s.sets[1].key, "net.ipv4.tcp_wmem");
+	assert_string_equal(s.sets[1].value, "4096 65536 16777216");
 	assert_int_equal(s.sets[1].file, 0);
 
 	/* cubic now: the fragment leaves congestion control to the file. */

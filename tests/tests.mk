@@ -57,6 +57,7 @@ check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables $(B)/dump-comm
 	tests/output-test.sh $(B)/wp-panel-nettune
 	tests/design-test.sh $(B)/wp-panel-nettune $(B)/dump-tunables
 	tests/leave-alone-test.sh $(B)/wp-panel-nettune
+	tests/postrm-journal-test.sh $(B)/wp-panel-nettune $(B)/dump-tunables build/fuzz/corpus-state
 	tests/debconf-config-test.sh $(B)/wp-panel-nettune
 	tests/cli-test.sh $(B)/wp-panel-nettune $(B)/dump-commands
 	tests/completion-test.sh $(B)/wp-panel-nettune $(B)/dump-commands

@@ -56,8 +56,14 @@ taken() {
 	printf "file\t%s\t0640\t1234\t2345\ttaken-over/99-wp-panel.conf\n" "$F"
 	printf "set\tnet.ipv4.tcp_keepalive_time\t600\n"
 }
-# pad N: a comment line and the trailer, N bytes in all, after the journal.
-pad() { { printf "#"; head -c $(($1 - 8)) /dev/zero | tr "\0" x; printf "\n# end\n"; } >>$J; }
+# pad N: comment lines (none longer than the helper reads, 3335 bytes) and
+# the trailer, N bytes in all, after the journal.
+comment() { printf "#"; head -c $(($1 - 2)) /dev/zero | tr "\0" x; echo; }
+pad() {
+	n=$(($1 - 6))
+	while [ $n -gt 3000 ]; do l=$((n > 4000 ? 2000 : n / 2)) && comment $l && n=$((n - l)); done
+	comment $n && echo "# end"
+} >>$J
 # sound: a sound journal of both keys and the file taken over.
 sound() { { keys; taken; } | journal >$J; }
 # values: the keys the cases change, as the kernel has them now.
@@ -238,6 +244,7 @@ CASE
 # key step; a set step with no file before it is written never.
 case_ "set steps: written after their file only, not after the next file that is not back, nor before any file" \
 	"exit 0
+$say ignoring a malformed line in $J
 $say put back $F, byte for byte
 $say net.ipv4.tcp_keepalive_time: set again from $F
 $say /var/lib/wp-panel-nettune/taken-over/98-other.conf is missing or not a file: /etc/sysctl.d/98-other.conf cannot be put back; /var/lib/wp-panel-nettune is left in place
@@ -436,6 +443,61 @@ setup() {
 report() { values; files; }
 CASE
 
+case_ "taken-over is a symlink to a directory: nothing copied from it, nothing put at the path" \
+	"exit 0
+$say /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf is missing or not a file: $F cannot be put back; /var/lib/wp-panel-nettune is left in place
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+/srv/secret d 755 0:0
+/srv/secret/99-wp-panel.conf f 600 0:0
+$J f 644 0:0
+/var/lib/wp-panel-nettune/lock f 644 0:0
+/var/lib/wp-panel-nettune/taken-over l 777 0:0" <<'CASE'
+setup() {
+	sound
+	mkdir -p /srv && mv $S/taken-over /srv/secret && chown 0:0 /srv/secret/* && chmod 600 /srv/secret/*
+	ln -s /srv/secret $S/taken-over
+}
+report() { values; files | grep -v "  "; }
+CASE
+
+case_ "the state directory is a symlink: nothing read or removed through it" \
+	"exit 0
+$say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
+$applied_values
+/srv/state d 755 0:0
+/srv/state/firstboot f 644 0:0
+/srv/state/journal f 644 0:0
+/srv/state/taken-over d 755 0:0
+/srv/state/taken-over/99-wp-panel.conf f 640 1234:2345
+/var/lib/wp-panel-nettune l 777 0:0" <<'CASE'
+setup() { sound; : >$S/firstboot; mkdir -p /srv && mv $S /srv/state && ln -s /srv/state $S; }
+report() { values; { find /var/lib -maxdepth 1 -name wp-panel-nettune -printf "%p %y %m %U:%G\n"; files | grep -v "  "; } | sort; }
+CASE
+
+# added: the drop-in of a link of systemd-networkd as apply writes it, its
+# copy and its journal step; NAME.network.d a symlink to another directory
+# that holds the same bytes.
+case_ "a symlinked NAME.network.d: nothing removed through it, the state directory kept" \
+	"exit 0
+$say /etc/systemd/network/50-nt.network.d/50-wp-panel-nettune.conf or its copy is reached through a symlink: left in place, and /var/lib/wp-panel-nettune too
+$say put back the original value of 0 kernel setting(s)
+/etc/systemd/network/50-nt.network.d l 777 0:0
+/srv/other d 755 0:0
+/srv/other/50-wp-panel-nettune.conf f 644 0:0
+/var/lib/wp-panel-nettune/added d 755 0:0
+/var/lib/wp-panel-nettune/added/50-nt.conf f 644 0:0
+$J f 644 0:0
+/var/lib/wp-panel-nettune/lock f 644 0:0" <<'CASE'
+setup() {
+	mkdir -p /srv/other $S/added /etc/systemd/network
+	echo "[Route]" | tee /srv/other/50-wp-panel-nettune.conf >$S/added/50-nt.conf
+	ln -s /srv/other /etc/systemd/network/50-nt.network.d
+	printf "added\t/etc/systemd/network/50-nt.network.d/50-wp-panel-nettune.conf\tadded/50-nt.conf\tnew-dir\n" | journal >$J
+}
+report() { { find /etc/systemd/network -name 50-nt.network.d -printf "%p %y %m %U:%G\n"; files | grep -v "  "; } | sort; }
+CASE
+
 # --- The lock -------------------------------------------------------------------
 
 # A run still going holds the lock, and adds a step to the journal before
@@ -552,10 +614,16 @@ CASE
 
 # Written by the helper in one go (a new file renamed over the old), a
 # journal is truncated only by damage: the steps it lists in full are
-# taken; the line cut short is not.
-case_ "a truncated journal: the steps listed in full taken, the line cut short not" \
+# taken; the line cut short is not, and the state directory stays, with
+# what a step it lost would have put back.
+truncated="$say $J is truncated: the steps it lists in full are taken, /var/lib/wp-panel-nettune is left in place"
+kept="$J f 644 0:0
+/var/lib/wp-panel-nettune/lock f 644 0:0
+/var/lib/wp-panel-nettune/taken-over d 755 0:0
+/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345"
+case_ "a truncated journal: the steps listed in full taken, the line cut short not, the state directory kept" \
 	"exit 0
-$say $J is truncated; taking the steps it lists in full
+$truncated
 $say put back $F, byte for byte
 $say net.ipv4.tcp_keepalive_time: set again from $F
 $say put back the original value of 1 kernel setting(s)
@@ -563,12 +631,45 @@ net.ipv4.tcp_fin_timeout 60
 net.core.somaxconn 65535
 net.ipv4.tcp_keepalive_time 600
 $F f 640 1234:2345
+$kept
 $inst  $F" <<'CASE'
 setup() {
 	keys >/tmp/keys
 	{ sed 2d /tmp/keys; taken; } | journal - >$J
 	printf "%s\t655" "$(sed -n 2p /tmp/keys)" >>$J
 }
+report() { values; files; }
+CASE
+
+case_ "a journal cut after its key lines: the keys put back; the file taken over, never put back, kept" \
+	"exit 0
+$truncated
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+$kept" <<'CASE'
+setup() { taken >/dev/null; keys | journal - >$J; }
+report() { values; files; }
+CASE
+
+case_ "a journal whose last file line lacks its newline: the file not put back, kept" \
+	"exit 0
+$truncated
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+$kept" <<'CASE'
+setup() { keys | journal - >$J; printf "%s" "$(taken | sed 1q)" >>$J; }
+report() { values; files; }
+CASE
+
+case_ "steps after the end of the journal: not taken, told, the state directory kept" \
+	"exit 0
+$truncated
+$say ignoring a malformed line in $J
+$say ignoring a malformed line in $J
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+$kept" <<'CASE'
+setup() { { keys; echo "# end"; taken; } | journal - >$J; }
 report() { values; files; }
 CASE
 
@@ -668,6 +769,49 @@ report() {
 	ls -d /etc/passwd?* /etc/x.conf* 2>/dev/null | grep -v "^/etc/passwd-\$"
 	md5sum --quiet -c /tmp/passwd.md5 && echo "/etc/passwd untouched"
 }
+CASE
+
+# Steps the helper's reader refuses, though each is well formed: a key
+# named twice (chained, the second would write what the first put back), a
+# key or a set step it never journals.
+case_ "a key named twice: the first step taken, the second told, not chained" \
+	"exit 0
+$say ignoring a malformed line in $J
+$say put back the original value of 1 kernel setting(s)
+net.ipv4.tcp_fin_timeout 60
+$J f 644 0:0
+/var/lib/wp-panel-nettune/lock f 644 0:0" <<'CASE'
+setup() {
+	put net.ipv4.tcp_fin_timeout 15
+	printf "key\tnet.ipv4.tcp_fin_timeout\t60\t15\nkey\tnet.ipv4.tcp_fin_timeout\t1\t60\n" | journal >$J
+}
+report() { echo "net.ipv4.tcp_fin_timeout $(get net.ipv4.tcp_fin_timeout)"; files; }
+CASE
+
+case_ "net.* keys the helper never journals, in key and set steps: not written" \
+	"exit 0
+$say ignoring a malformed line in $J
+$say put back $F, byte for byte
+$say net.ipv4.tcp_keepalive_time: set again from $F
+$say ignoring a malformed line in $J
+$say put back the original value of 0 kernel setting(s)
+net.ipv4.ip_forward 1
+net.ipv4.tcp_syn_retries 6" <<'CASE'
+setup() {
+	put net.ipv4.ip_forward 1
+	{ printf "key\tnet.ipv4.ip_forward\t0\t1\n"; taken; printf "set\tnet.ipv4.tcp_syn_retries\t2\n"; } | journal >$J
+}
+report() { for k in net.ipv4.ip_forward net.ipv4.tcp_syn_retries; do echo "$k $(get $k)"; done; }
+CASE
+
+case_ "a key the kernel will not take back: said, the state directory kept" \
+	"exit 0
+$say net.ipv4.tcp_syncookies: could not put back 1000, left at 1
+$say put back the original value of 0 kernel setting(s)
+$J f 644 0:0
+/var/lib/wp-panel-nettune/lock f 644 0:0" <<'CASE'
+setup() { put net.ipv4.tcp_syncookies 1; printf "key\tnet.ipv4.tcp_syncookies\t1000\t1\n" | journal >$J; }
+report() { files; }
 CASE
 
 # --- The records of an earlier version, never converted ---------------------------
