@@ -345,11 +345,11 @@ chmod 755 "$work/stub/apt-get" "$work/stub/dpkg-query"
 sandbox() {
 	_log=$1
 	shift
-	rm -rf "$work/home"
-	mkdir -p "$work/home"
+	rm -rf "$work/sandbox-home"
+	mkdir -p "$work/sandbox-home"
 	: >"$work/apt-calls"
 	# shellcheck disable=SC2016 # expanded by the sandbox's shell
-	(cd "$work/home" && LOG=$_log HOME=$work/home PATH=$work/stub:$PATH \
+	(cd "$work/sandbox-home" && LOG=$_log HOME=$work/sandbox-home PATH=$work/stub:$PATH \
 		unshare --mount --propagation private sh -c '
 		for d in /usr/share/keyrings /etc/apt/sources.list.d /var/lib/apt/lists; do
 			mount -t tmpfs tmpfs "$d" || exit 99
