@@ -372,6 +372,14 @@ forged_site() {
 }
 kfile=/usr/share/keyrings/$keyring.asc
 sfile=/etc/apt/sources.list.d/wp-panel-nettune.sources
+# written URIS: what the sandbox lists after a run that trusted A alone: the
+# source entry naming URIS, and gpg's export of A as the key.
+written() {
+	printf '%s %s\n%s %s\n' \
+		"$sfile" "$(printf 'Types: deb\nURIs: %s\nSuites: trixie\nComponents: main\nSigned-By: %s\n' "$1" "$kfile" |
+			sha256sum | cut -d' ' -f1)" \
+		"$kfile" "$(sha256sum <"$work/a-export.asc" | cut -d' ' -f1)"
+}
 
 # The page's steps: what its <pre> holds, as a browser shows it.
 sed -n '/<pre>/,/<\/pre>/p' "$work/site-good/index.html" | sed '1d;$d' |
@@ -397,9 +405,7 @@ rc=0
 sandbox "$work/steps-good.log" sh "$work/steps.sh" || rc=$?
 check_eq "the page's steps, the genuine key: exit 0" 0 "$rc"
 check_eq "they write gpg's export of A and the source, nothing else" \
-	"$sfile $(printf 'Types: deb\nURIs: %s/debian\nSuites: trixie\nComponents: main\nSigned-By: %s\n' "$url" "$kfile" |
-		sha256sum | cut -d' ' -f1)
-$kfile $(sha256sum <"$work/a-export.asc" | cut -d' ' -f1)" "$(cat "$work/steps-good.log.files")"
+	"$(written "$url/debian")" "$(cat "$work/steps-good.log.files")"
 check_eq "apt installs both packages from the repository, nothing downloaded" \
 	"apt-get install -y curl gpg
 apt-get update
@@ -451,9 +457,7 @@ if [ -f "$installer" ] && [ "$(sha256sum <"$installer" | cut -d' ' -f1)" = \
 	sandbox "$work/patch-good.log" bash "$work/installer-run" || rc=$?
 	check_eq "the patch, the genuine key: exit 0" 0 "$rc"
 	check_eq "it writes gpg's export of A and its source, nothing else" \
-		"$sfile $(printf 'Types: deb\nURIs: %s/debian/\nSuites: trixie\nComponents: main\nSigned-By: %s\n' "$url" "$kfile" |
-			sha256sum | cut -d' ' -f1)
-$kfile $(sha256sum <"$work/a-export.asc" | cut -d' ' -f1)" "$(cat "$work/patch-good.log.files")"
+		"$(written "$url/debian/")" "$(cat "$work/patch-good.log.files")"
 	check_match "then apt installs both packages from the repository, downloaded first" \
 		"^apt-get install -y --download-only .* wp-panel-nettune-archive-keyring wp-panel-nettune$" \
 		"$(cat "$work/apt-calls")"
