@@ -6,8 +6,13 @@
 # a key swapped or a version given; the site served now is a folder
 # publish made, served by python3 -m http.server on 127.0.0.1. Seconds; the
 # real make repo output goes through publish in tests/robust/signing-key.sh.
+# Then key files forged with gpg against publish, the page's install steps
+# and the WP Panel installer's patch (the installer's install.sh from
+# ../shared/legacy; skipped, and said so, without it), each run in a mount
+# namespace with apt-get stubbed.
 #
-# usage: tests/robust/publish.sh [BINARY]    (the helper is not used)
+# usage: tests/robust/publish.sh [BINARY]    (root, for the mount namespace;
+#                                            the helper is not used)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
