@@ -11,8 +11,8 @@
 # ../shared/legacy; skipped, and said so, without it), each run in a mount
 # namespace with apt-get stubbed.
 #
-# usage: tests/robust/publish.sh [BINARY]    (root, for the mount namespace;
-#                                            the helper is not used)
+# usage: tests/robust/publish.sh [BINARY]    (the helper is not used; the
+#                                            namespace needs root)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -334,12 +334,18 @@ check_eq "publish: A's key with another public key beside it, refused in one lin
 	"publish: $keyring.asc must hold the public key $A alone, not: pub $A pub $E" "$out"
 check "no site made for them" test ! -e "$work/site-forgedsec" -a ! -e "$work/site-forgedtwo"
 
-# sandbox SCRIPT LOG: sh SCRIPT in a mount namespace where the keyrings,
-# the sources and apt's lists are empty folders of its own, apt-get and
-# dpkg-query stubs that write what they were asked to $work/apt-calls,
-# in a scratch HOME; SCRIPT's output in LOG, and then the files those
-# folders hold, one "FOLDER/FILE SHA256" a line, in LOG.files. Returns
-# SCRIPT's exit status.
+if [ "$(id -u)" != 0 ] || ! unshare --mount true 2>/dev/null; then
+	note "skipped: the page's steps and the installer's patch (their mount namespace needs root and unshare)"
+	summary
+	exit
+fi
+
+# sandbox LOG COMMAND...: COMMAND in a mount namespace where the keyrings,
+# the sources and apt's lists are empty folders of its own, with apt-get
+# and dpkg-query stubs (apt-get writes what it was asked to
+# $work/apt-calls), in a scratch HOME; its output in LOG, and then the
+# files those folders hold, one "PATH SHA256" a line, in LOG.files.
+# Returns COMMAND's exit status.
 mkdir -p "$work/stub"
 cat >"$work/stub/apt-get" <<STUB
 #!/bin/sh
