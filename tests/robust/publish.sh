@@ -319,7 +319,7 @@ deb kr-1-forged-two "$keyring" 1 all "$work/forged-two.asc"
 # imported the key file.
 mkdir -m 700 "$work/gnupg-export"
 gpg --homedir "$work/gnupg-export" --batch --quiet --import "$work/key-a1.asc" 2>/dev/null
-gpg --homedir "$work/gnupg-export" --batch --armor --export "$A" >"$work/a-export.asc"
+gpg --homedir "$work/gnupg-export" --batch --armor --export "$A" >"$work/a-export.asc" 2>/dev/null
 
 want=1
 repo forgedsec "$url" "$work/gnupg-a" "$A1" "$work/forged-sec.asc" amd64 \
