@@ -6,8 +6,13 @@
 # a key swapped or a version given; the site served now is a folder
 # publish made, served by python3 -m http.server on 127.0.0.1. Seconds; the
 # real make repo output goes through publish in tests/robust/signing-key.sh.
+# Then key files forged with gpg against publish, the page's install steps
+# and the WP Panel installer's patch (the installer's install.sh from
+# ../shared/legacy; skipped, and said so, without it), each run in a mount
+# namespace with apt-get stubbed.
 #
-# usage: tests/robust/publish.sh [BINARY]    (the helper is not used)
+# usage: tests/robust/publish.sh [BINARY]    (the helper is not used; the
+#                                            namespace needs root)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -289,5 +294,190 @@ publish rotate2
 check_match "then signing with the new subkey: made" \
 	"^publish: wp-panel-nettune 0.1.2 for amd64 arm64, newer than the 0.1.1 it serves" "$out"
 check_match "signed by the new subkey" "InRelease signed by its subkey $A2 " "$out"
+
+# --- Forged keys ---------------------------------------------------------------------
+# Key files that hold A's public key and more, made here with gpg in a
+# throwaway home: beside it, the secret key block of another key E (gpg
+# lists it as "sec"; apt's sqv takes the certificate in it as a signer),
+# or E's public key. Each is refused, in one line, by tools/publish, by the
+# steps the page gives and by the WP Panel installer's patch; nothing of
+# them is installed, and what a server trusts for Signed-By: is gpg's
+# export of A alone.
+mkdir -m 700 "$work/gnupg-e"
+gpg --homedir "$work/gnupg-e" --batch --passphrase '' --quick-gen-key 'forger <e@packages.invalid>' \
+	ed25519 sign never 2>/dev/null
+E=$(fprs e | sed -n 1p)
+gpg --homedir "$work/gnupg-e" --batch --armor --pinentry-mode loopback --passphrase '' \
+	--export-secret-keys "$E" >"$work/e-secret.asc" 2>/dev/null
+gpg --homedir "$work/gnupg-e" --batch --armor --export "$E" >"$work/e-public.asc" 2>/dev/null
+cat "$work/key-a1.asc" "$work/e-secret.asc" >"$work/forged-sec.asc"
+cat "$work/key-a1.asc" "$work/e-public.asc" >"$work/forged-two.asc"
+check "the forged keys were made" grep -q 'PRIVATE KEY BLOCK' "$work/forged-sec.asc"
+deb kr-1-forged-sec "$keyring" 1 all "$work/forged-sec.asc"
+deb kr-1-forged-two "$keyring" 1 all "$work/forged-two.asc"
+# The genuine key as a machine makes it: gpg's export of A from a home that
+# imported the key file.
+mkdir -m 700 "$work/gnupg-export"
+gpg --homedir "$work/gnupg-export" --batch --quiet --import "$work/key-a1.asc" 2>/dev/null
+gpg --homedir "$work/gnupg-export" --batch --armor --export "$A" >"$work/a-export.asc" 2>/dev/null
+
+want=1
+repo forgedsec "$url" "$work/gnupg-a" "$A1" "$work/forged-sec.asc" amd64 \
+	nt-0.1.2 kr-1-forged-sec
+publish forgedsec
+check_eq "publish: A's key with another key's secret block beside it, refused in one line" \
+	"publish: $keyring.asc must hold the public key $A alone, not: pub $A sec $E secret" "$out"
+repo forgedtwo "$url" "$work/gnupg-a" "$A1" "$work/forged-two.asc" amd64 \
+	nt-0.1.2 kr-1-forged-two
+publish forgedtwo
+check_eq "publish: A's key with another public key beside it, refused in one line" \
+	"publish: $keyring.asc must hold the public key $A alone, not: pub $A pub $E" "$out"
+check "no site made for them" test ! -e "$work/site-forgedsec" -a ! -e "$work/site-forgedtwo"
+
+if [ "$(id -u)" != 0 ] || ! unshare --mount true 2>/dev/null; then
+	note "skipped: the page's steps and the installer's patch (their mount namespace needs root and unshare)"
+	summary
+	exit
+fi
+
+# sandbox LOG COMMAND...: COMMAND in a mount namespace where the keyrings,
+# the sources and apt's lists are empty folders of its own, with apt-get
+# and dpkg-query stubs (apt-get writes what it was asked to
+# $work/apt-calls), in a scratch HOME; its output in LOG, and then the
+# files those folders hold, one "PATH SHA256" a line, in LOG.files.
+# Returns COMMAND's exit status.
+mkdir -p "$work/stub"
+cat >"$work/stub/apt-get" <<STUB
+#!/bin/sh
+echo "apt-get \$*" >>"$work/apt-calls"
+STUB
+printf '#!/bin/sh\nexit 1\n' >"$work/stub/dpkg-query"
+chmod 755 "$work/stub/apt-get" "$work/stub/dpkg-query"
+sandbox() {
+	_log=$1
+	shift
+	rm -rf "$work/sandbox-home"
+	mkdir -p "$work/sandbox-home"
+	: >"$work/apt-calls"
+	# shellcheck disable=SC2016 # expanded by the sandbox's shell
+	(cd "$work/sandbox-home" && LOG=$_log HOME=$work/sandbox-home PATH=$work/stub:$PATH \
+		unshare --mount --propagation private sh -c '
+		for d in /usr/share/keyrings /etc/apt/sources.list.d /var/lib/apt/lists; do
+			mount -t tmpfs tmpfs "$d" || exit 99
+		done
+		rc=0
+		"$@" >"$LOG" 2>&1 </dev/null || rc=$?
+		for d in /usr/share/keyrings /etc/apt/sources.list.d /var/lib/apt/lists; do
+			find "$d" -type f -exec sha256sum {} + | awk "{ print \$2, \$1 }"
+		done | sort >"$LOG.files"
+		exit "$rc"
+	' sandbox "$@")
+}
+# forged_site NAME KEYFILE DEB: site-good with KEYFILE as its key file and
+# DEB as its keyring package, served on $url.
+forged_site() {
+	cp -a "$work/site-good" "$work/site-$1"
+	cp "$2" "$work/site-$1/$keyring.asc"
+	cp "$work/debs/$3" "$work/site-$1/$keyring.deb"
+	serve "$work/site-$1"
+}
+kfile=/usr/share/keyrings/$keyring.asc
+sfile=/etc/apt/sources.list.d/wp-panel-nettune.sources
+# written URIS: what the sandbox lists after a run that trusted A alone: the
+# source entry naming URIS, and gpg's export of A as the key.
+written() {
+	printf '%s %s\n%s %s\n' \
+		"$sfile" "$(printf 'Types: deb\nURIs: %s\nSuites: trixie\nComponents: main\nSigned-By: %s\n' "$1" "$kfile" |
+			sha256sum | cut -d' ' -f1)" \
+		"$kfile" "$(sha256sum <"$work/a-export.asc" | cut -d' ' -f1)"
+}
+
+# The page's steps: what its <pre> holds, as a browser shows it.
+sed -n '/<pre>/,/<\/pre>/p' "$work/site-good/index.html" | sed '1d;$d' |
+	sed 's/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g' >"$work/steps.sh"
+check "the page gives its steps" test -s "$work/steps.sh"
+for f in sec two; do
+	forged_site "page-$f" "$work/forged-$f.asc" "kr-1-forged-$f"
+	rc=0
+	sandbox "$work/steps-$f.log" sh "$work/steps.sh" || rc=$?
+	check_eq "the page's steps, key file with $f: they stop" 1 "$rc"
+	check_eq "the page's steps, key file with $f: nothing installed but curl and gpg" \
+		"apt-get install -y curl gpg" "$(cat "$work/apt-calls")"
+	check_eq "the page's steps, key file with $f: no key, no source written" "" "$(cat "$work/steps-$f.log.files")"
+done
+check_eq "the page's steps say why, in one line (secret key)" \
+	"refused: the key file holds pub $A sec $E, not the public key $A alone" \
+	"$(grep -v '^apt-get' "$work/steps-sec.log")"
+check_eq "the page's steps say why, in one line (two keys)" \
+	"refused: the key file holds pub $A pub $E, not the public key $A alone" \
+	"$(grep -v '^apt-get' "$work/steps-two.log")"
+serve "$work/site-good"
+rc=0
+sandbox "$work/steps-good.log" sh "$work/steps.sh" || rc=$?
+check_eq "the page's steps, the genuine key: exit 0" 0 "$rc"
+check_eq "they write gpg's export of A and the source, nothing else" \
+	"$(written "$url/debian")" "$(cat "$work/steps-good.log.files")"
+check_eq "apt installs both packages from the repository, nothing downloaded" \
+	"apt-get install -y curl gpg
+apt-get update
+apt-get install -y wp-panel-nettune-archive-keyring wp-panel-nettune" "$(cat "$work/apt-calls")"
+check_eq "the steps README.md gives are the page's, but for the fingerprint" \
+	"$(sed "s/^fpr=$A\$/fpr=FINGERPRINT/; s|^root=$url\$|root=$("$top/tools/publish" --print-url)|" "$work/steps.sh")" \
+	"$(sed -n "/^    sh -eu <<'EOF'\$/,/^    EOF\$/p" "$top/README.md" | sed 's/^    //')"
+
+# The WP Panel installer's patch, on the installer's install.sh (in
+# ../shared/legacy, as scenario 24 finds it): its install_nettune_package
+# as the installer runs it, with the site on $url and A's fingerprint.
+installer=$top/../shared/legacy/wp-panel/install.sh
+if [ -f "$installer" ] && [ "$(sha256sum <"$installer" | cut -d' ' -f1)" = \
+	ed777e4843e146ae962160cdaa4dc9851cdfae821b5e64e70f0396bf8050fac8 ]; then
+	mkdir "$work/installer"
+	cp "$installer" "$work/installer/install.sh"
+	(cd "$work/installer" && patch --fuzz=0 -s -p1 <"$top/contrib/wp-panel/install.sh.patch") &&
+		"$top/contrib/wp-panel/extract-functions" "$work/installer/install.sh" >"$work/patched.sh"
+	check "the patch applies, its functions extracted" test -s "$work/patched.sh"
+	cat >"$work/installer-run" <<-RUN
+		#!/bin/bash
+		# shellcheck disable=SC1091,SC2034
+		set -e
+		set -o pipefail
+		. "$work/patched.sh"
+		DEBIAN_CODENAME=trixie
+		NETTUNE_SITE=$url
+		NETTUNE_KEY_FPR=$A
+		install_nettune_package
+	RUN
+	ls -d /tmp/wp-panel-nettune* 2>/dev/null >"$work/tmp-before"
+	for f in sec two; do
+		serve "$work/site-page-$f"
+		rc=0
+		sandbox "$work/patch-$f.log" bash "$work/installer-run" || rc=$?
+		check_eq "the patch, key file with $f: it falls back (exit 1)" 1 "$rc"
+		check_eq "the patch, key file with $f: apt never asked to install or update" "" \
+			"$(grep -v '^apt-get purge' "$work/apt-calls")"
+		check_eq "the patch, key file with $f: no key, no source left" "" "$(cat "$work/patch-$f.log.files")"
+	done
+	check_match "the patch says why (secret key)" \
+		"wp-panel-nettune 仓库 key 文件不是单独一把公钥（pub $A sec $E secret），改用内置优化" \
+		"$(cat "$work/patch-sec.log")"
+	check_match "the patch says why (two keys)" \
+		"wp-panel-nettune 仓库 key 文件不是单独一把公钥（pub $A pub $E），改用内置优化" \
+		"$(cat "$work/patch-two.log")"
+	serve "$work/site-good"
+	rc=0
+	sandbox "$work/patch-good.log" bash "$work/installer-run" || rc=$?
+	check_eq "the patch, the genuine key: exit 0" 0 "$rc"
+	check_eq "it writes gpg's export of A and its source, nothing else" \
+		"$(written "$url/debian/")" "$(cat "$work/patch-good.log.files")"
+	check_match "then apt installs both packages from the repository, downloaded first" \
+		"^apt-get install -y --download-only .* wp-panel-nettune-archive-keyring wp-panel-nettune$" \
+		"$(cat "$work/apt-calls")"
+	check_eq "the site asked for the key file alone" "GET /$keyring.asc" \
+		"$(sed -n 's/.*"\(GET [^ ]*\) HTTP.*/\1/p' "$work/server.log" | grep -vx 'GET /' | paste -sd ' ' -)"
+	check_eq "no temporary file left in /tmp" "$(cat "$work/tmp-before")" \
+		"$(ls -d /tmp/wp-panel-nettune* 2>/dev/null)"
+else
+	note "skipped: the WP Panel installer's patch (no install.sh of its commit 0014e83 in ../shared/legacy/wp-panel)"
+fi
 
 summary

@@ -2,8 +2,9 @@
 # 23. Upgrade from the first release. 0.1.0, built from its tag by
 #     make-repo (tests/vm/run: old_release_tree) and laid out by
 #     tools/publish as the release site (site-v0.1.0), is installed as
-#     README says (the keyring package from the site, the .sources file,
-#     apt-get update, install by name); then the site of this version,
+#     0.1.0's README said (the keyring package from the site, the .sources
+#     file, apt-get update, install by name: a machine set up then; the
+#     steps README gives now are tests/robust/publish.sh's); then the site of this version,
 #     published over it (site, which tools/publish checked against
 #     site-v0.1.0 served), is served, and "apt-get update && apt-get
 #     upgrade -y" runs, unattended. On each, the upgrade takes back the
@@ -33,7 +34,7 @@ if [ ! -f /host/site-v0.1.0/debian/dists/trixie/InRelease ]; then
 	fail "the release site of 0.1.0" "tests/vm/run could not build it: see make-repo-old.log and publish.log"
 	checks_done
 fi
-# README's "Install it on a server", with python3 fetching in place of curl
+# 0.1.0's README, "Install it on a server", with python3 fetching in place of curl
 # and without the gpg line (no gpg in this image: tools/publish checked the
 # key's fingerprint when it made the site).
 repo_serve /host/site-v0.1.0

@@ -1,7 +1,8 @@
 # shellcheck shell=bash disable=SC2034 # title and estimate are read by tests/vm/run
 # 24. The WP Panel installer with contrib/wp-panel/install.sh.patch: its
-#     install.sh at the commit the patch names, patched here (it must apply
-#     with no fuzz), the patched functions taken out with
+#     install.sh at the commit the patch names (../shared/legacy/wp-panel/
+#     beside the checkout holds it: installer_script), patched here (it
+#     must apply with no fuzz), the patched functions taken out with
 #     contrib/wp-panel/extract-functions and run in the guest as install.sh
 #     runs them (bash, set -e and pipefail, DEBIAN_FRONTEND exported,
 #     DEBIAN_CODENAME as it finds it), with the repository key's
@@ -17,7 +18,7 @@
 #     5. the patched do_purge, confirmed with "yes" on a terminal: the
 #        machine as before the install (check_purge_restored);
 #     2. the default site, which the guest cannot reach, and
-#     3. the site with a keyring package holding another key: each falls
+#     3. the site with a key file holding another key: each falls
 #        back to the installer's own tuning, the run succeeds, its
 #        99-wp-panel.conf is byte for byte the one the unpatched function
 #        writes (and 99-wp-panel.conf.2cpu), its values live, limits.conf
@@ -34,14 +35,16 @@ WP_PANEL_SHA256=ed777e4843e146ae962160cdaa4dc9851cdfae821b5e64e70f0396bf8050fac8
 
 # installer_script FILE: that install.sh into FILE, from WP_PANEL_INSTALLER
 # (the file itself, or a clone of the installer's repository, bare or not),
-# else from the copy an earlier run kept in the VM cache, else from GitHub;
-# kept in the cache once its SHA-256 is right. Returns 77 where none was
-# given, none is cached and GitHub cannot be reached: the project does not
-# ship the installer's code, and a machine without a way to it cannot test
-# the patch (the scenario is skipped, saying so); 1 for a copy that is not
-# the one the patch names.
+# else from ../shared/legacy/wp-panel/install.sh beside the checkout (a
+# byte for byte copy, ../shared/legacy/README.md says), else from the copy
+# an earlier run kept in the VM cache, else from GitHub; kept in the cache
+# once its SHA-256 is right. Returns 77 where none of these is there and
+# GitHub cannot be reached: the project does not ship the installer's code,
+# and a checkout without a way to it cannot test the patch (the scenario is
+# skipped, saying so); 1 for a copy that is not the one the patch names.
 installer_script() {
 	local cache=$VM_CACHE/wp-panel-install-$WP_PANEL_COMMIT.sh from
+	local shared=$TOP/../shared/legacy/wp-panel/install.sh
 	local url=https://raw.githubusercontent.com/naibabiji/wp-panel/$WP_PANEL_COMMIT/install.sh
 	if [ -d "${WP_PANEL_INSTALLER:-}" ]; then
 		from="$WP_PANEL_INSTALLER (git, $WP_PANEL_COMMIT)"
@@ -49,25 +52,30 @@ installer_script() {
 	elif [ -n "${WP_PANEL_INSTALLER:-}" ]; then
 		from=$WP_PANEL_INSTALLER
 		cp "$WP_PANEL_INSTALLER" "$1"
+	elif [ -f "$shared" ]; then
+		from=$(cd "$(dirname "$shared")" && pwd)/install.sh
+		cp "$shared" "$1"
 	elif [ -f "$cache" ]; then
 		from=$cache
 		cp "$cache" "$1"
 	else
 		from=$url
-		curl -fsSL --connect-timeout 20 -o "$1" "$url" || {
+		curl -fsSL --connect-timeout 20 --max-time 60 -o "$1" "$url" || {
 			echo "vm-run: SKIP $SCENARIO: no copy of the WP Panel installer's install.sh at" \
-				"$WP_PANEL_COMMIT: none given (WP_PANEL_INSTALLER), none in $VM_CACHE, and $url" \
-				"cannot be fetched from this machine"
+				"$WP_PANEL_COMMIT: none beside this checkout (../shared/legacy/wp-panel/install.sh)," \
+				"none given (WP_PANEL_INSTALLER), none in $VM_CACHE, and $url cannot be fetched" \
+				"from this machine"
 			return 77
 		}
 	fi
 	if [ "$(sha256sum <"$1" 2>/dev/null | cut -d' ' -f1)" != "$WP_PANEL_SHA256" ]; then
-		echo "vm-run: no install.sh of the WP Panel installer at $WP_PANEL_COMMIT from $from;" \
-			"WP_PANEL_INSTALLER may name it, or a clone of its repository"
+		echo "vm-run: $from is not the install.sh of the WP Panel installer at $WP_PANEL_COMMIT" \
+			"(its SHA-256 is not $WP_PANEL_SHA256); WP_PANEL_INSTALLER may name it, or a clone" \
+			"of its repository"
 		return 1
 	fi
 	[ -f "$cache" ] || cp "$1" "$cache"
-	echo "vm-run: the installer's install.sh from $from"
+	echo "vm-run: the installer's install.sh from $from (SHA-256 $WP_PANEL_SHA256)"
 }
 
 # fingerprint KEYFILE: the primary fingerprint of each key in KEYFILE.
@@ -282,7 +290,7 @@ said "case 2: it says why it falls back" case2-lines \
 fell_back case2
 builtin_undone
 
-note "case 3: a keyring package holding another key"
+note "case 3: a key file holding another key"
 repo_serve /host/site-otherkey
 requests=$(wc -l </host/http.log)
 check "case 3: the patched apply_system_tuning succeeds" \
@@ -290,8 +298,8 @@ check "case 3: the patched apply_system_tuning succeeds" \
 installer_lines case3
 said "case 3: it names the fingerprint it found" case3-lines \
 	"wp-panel-nettune 仓库 key 指纹不符（$(cat /host/otherkey-fingerprint)），改用内置优化"
-check_eq "case 3: the keyring package fetched, nothing else" \
-	"GET /wp-panel-nettune-archive-keyring.deb" \
+check_eq "case 3: the key file fetched, nothing else" \
+	"GET /wp-panel-nettune-archive-keyring.asc" \
 	"$(sed -n "$((requests + 1)),\$p" /host/http.log | sed -n 's/.*"\(GET [^ ]*\) HTTP.*/\1/p' | paste -sd ' ')"
 fell_back case3
 builtin_undone
