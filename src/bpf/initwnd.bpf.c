@@ -11,8 +11,9 @@
  *   for the SYN-ACK: a non-zero reply takes the place of the route's
  *   RTAX_INITRWND, in segments, in tcp_select_initial_window().
  *   Active connections ask too (tcp_connect_init()); they are full
- *   sockets, a request socket is not, and only those are answered.
- *   SYN cookies build the SYN-ACK without asking (cookie_v4_check()).
+ *   sockets, a request socket is not, and only those are answered. A
+ *   connection rebuilt from a SYN cookie takes the route's window
+ *   without asking (cookie_v4_check(), cookie_v6_check()).
  *
  * - BPF_SOCK_OPS_PASSIVE_ESTABLISHED_CB from tcp_init_transfer()
  *   (tcp_input.c), when the handshake completes: after the congestion
