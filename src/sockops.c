@@ -11,22 +11,18 @@
  * so what is pinned is what is attached, and removing the pins detaches. */
 #include <errno.h>
 #include <stdbool.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include <linux/magic.h>
 
+#include "bpfobj.h"
 #include "initwnd.skel.h"
 #include "sockops.h"
-
-#define PIN_PATH_MAX 4096
 
 /* The pins, in the order they are made; the link comes last, so that a
  * directory with a link pin is complete. */
@@ -46,15 +42,15 @@ static const char *const pin_names[PIN_COUNT] = {
 
 static int pin_path(char *buf, const char *pin_dir, enum pin p)
 {
-	int n = snprintf(buf, PIN_PATH_MAX, "%s/%s", pin_dir, pin_names[p]);
+	int n = snprintf(buf, BPFOBJ_PATH_MAX, "%s/%s", pin_dir, pin_names[p]);
 
-	return n < 0 || n >= PIN_PATH_MAX ? -ENAMETOOLONG : 0;
+	return n < 0 || n >= BPFOBJ_PATH_MAX ? -ENAMETOOLONG : 0;
 }
 
 /* The fd of a pin, or -errno (-ENOENT: not pinned). */
 static int pin_open(const char *pin_dir, enum pin p)
 {
-	char path[PIN_PATH_MAX];
+	char path[BPFOBJ_PATH_MAX];
 	int r, fd;
 
 	r = pin_path(path, pin_dir, p);
@@ -64,160 +60,22 @@ static int pin_open(const char *pin_dir, enum pin p)
 	return fd < 0 ? -errno : fd;
 }
 
-/* The kernel is locked down: /sys/kernel/security/lockdown names a mode
- * other than [none]. */
-static bool locked_down(void)
-{
-	char buf[128] = "";
-	FILE *f;
-
-	f = fopen("/sys/kernel/security/lockdown", "re");
-	if (!f)
-		return false;
-	if (!fgets(buf, sizeof(buf), f))
-		buf[0] = '\0';
-	fclose(f);
-	return buf[0] && !strstr(buf, "[none]");
-}
-
-/* Why bpf() refused: the phrase for a status line. */
-static const char *bpf_why(int error)
-{
-	switch (error) {
-	case -EPERM:
-	case -EACCES:
-		/* Loading a sock_ops program needs CAP_BPF and CAP_NET_ADMIN
-		 * (or CAP_SYS_ADMIN) in the initial user namespace. Lockdown
-		 * restricts only the helpers that read kernel memory or write
-		 * a process's, which this program does not call; it is named
-		 * where it is on all the same. */
-		if (locked_down())
-			return "the kernel refused BPF (EPERM), and it is locked down";
-		return "the kernel refused BPF (EPERM): not CAP_BPF and CAP_NET_ADMIN, or in a container";
-	case -ENOSYS:
-		return "the kernel has no BPF system call (CONFIG_BPF_SYSCALL)";
-	case -ENOMEM:
-		return "out of memory for the program's maps";
-	default:
-		return "the kernel refused the program";
-	}
-}
-
-/* The cgroup v2 directory cgroup, opened: -ENOENT, or -EMEDIUMTYPE where it
- * is not on a cgroup2 file system. */
-static int cgroup_open(const char *cgroup, const char **ret_why)
-{
-	struct statfs sfs;
-	int fd;
-
-	fd = open(cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0) {
-		*ret_why = errno == ENOENT ? "no such cgroup directory" :
-					     "cannot open the cgroup directory";
-		return -errno;
-	}
-	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != CGROUP2_SUPER_MAGIC) {
-		close(fd);
-		*ret_why =
-			"not a cgroup v2 directory (no cgroup2 file system mounted there)";
-		return -EMEDIUMTYPE;
-	}
-	return fd;
-}
-
-/* The cgroup id of an open cgroup v2 directory: its kernfs node id, the
- * 8-byte file handle the kernel gives it (kernfs_encode_fh()), which is what
- * a cgroup link's info reports. */
-static int cgroup_id(int fd, uint64_t *ret)
-{
-	struct {
-		struct file_handle fh;
-		uint64_t id;
-	} h = { .fh.handle_bytes = sizeof(uint64_t) };
-	int mount_id;
-
-	if (name_to_handle_at(fd, "", &h.fh, &mount_id, AT_EMPTY_PATH) < 0)
-		return -errno;
-	if (h.fh.handle_bytes != sizeof(uint64_t))
-		return -EOVERFLOW;
-	memcpy(ret, h.fh.f_handle, sizeof(*ret));
-	return 0;
-}
-
-/* pin_dir's parent must be a BPF file system, and pin_dir, where it exists,
- * a directory on it (not a link to elsewhere). */
-static int pin_dir_check(const char *pin_dir, const char **ret_why)
-{
-	char parent[PIN_PATH_MAX];
-	struct statfs sfs;
-	struct stat st;
-	char *slash;
-
-	if (pin_dir[0] != '/' || strlen(pin_dir) >= sizeof(parent) - 16) {
-		*ret_why = "the pin directory is not an absolute path";
-		return -EINVAL;
-	}
-	strcpy(parent, pin_dir);
-	slash = strrchr(parent, '/');
-	if (slash == parent)
-		slash[1] = '\0';
-	else
-		*slash = '\0';
-	if (statfs(parent, &sfs) < 0 || sfs.f_type != BPF_FS_MAGIC) {
-		*ret_why = "no BPF file system mounted above the pin directory";
-		return -EMEDIUMTYPE;
-	}
-	if (lstat(pin_dir, &st) < 0)
-		return errno == ENOENT ? 0 : -errno;
-	if (!S_ISDIR(st.st_mode)) {
-		*ret_why = "the pin directory is not a directory";
-		return -ENOTDIR;
-	}
-	return 0;
-}
-
-/* The name and id of the program behind a program or link fd. */
-static int prog_info(int prog_fd, uint32_t *ret_id, char *ret_name)
-{
-	struct bpf_prog_info info = { 0 };
-	uint32_t len = sizeof(info);
-
-	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len) < 0)
-		return -errno;
-	*ret_id = info.id;
-	memcpy(ret_name, info.name, BPF_OBJ_NAME_LEN);
-	return 0;
-}
-
-static int link_info(int link_fd, struct bpf_link_info *ret)
-{
-	uint32_t len = sizeof(*ret);
-
-	memset(ret, 0, sizeof(*ret));
-	if (bpf_obj_get_info_by_fd(link_fd, ret, &len) < 0)
-		return -errno;
-	if (ret->type != BPF_LINK_TYPE_CGROUP ||
-	    ret->cgroup.attach_type != BPF_CGROUP_SOCK_OPS)
-		return -EPROTO;
-	return 0;
-}
-
 /* Removes the pins, the link's after detaching it when it is the pinned
  * program's, then the directory; a file of another name in it is left, and
  * so is the directory. 1 when something was pinned. */
 static int unpin_all(const char *pin_dir, const char **ret_why)
 {
 	struct bpf_link_info li;
-	char path[PIN_PATH_MAX];
+	char path[BPFOBJ_PATH_MAX];
 	char name[BPF_OBJ_NAME_LEN];
 	uint32_t prog_id = 0;
 	int link_fd, prog_fd, r, found = 0;
 
 	link_fd = pin_open(pin_dir, PIN_LINK);
 	prog_fd = pin_open(pin_dir, PIN_PROG);
-	if (prog_fd >= 0 && prog_info(prog_fd, &prog_id, name) < 0)
+	if (prog_fd >= 0 && bpfobj_prog_info(prog_fd, &prog_id, name) < 0)
 		prog_id = 0;
-	if (link_fd >= 0 && prog_id && link_info(link_fd, &li) == 0 &&
+	if (link_fd >= 0 && prog_id && bpfobj_link_info(link_fd, &li) == 0 &&
 	    li.prog_id == prog_id && strcmp(name, INITWND_PROG_NAME) == 0)
 		/* Detached now, not when the last file descriptor of it that
 		 * some other process holds is closed. */
@@ -306,7 +164,7 @@ static int attached_update(const char *pin_dir, uint64_t cg_id,
 	link_fd = pin_open(pin_dir, PIN_LINK);
 	if (link_fd < 0)
 		return 0;
-	r = link_info(link_fd, &li);
+	r = bpfobj_link_info(link_fd, &li);
 	close(link_fd);
 	if (r < 0 || li.cgroup.cgroup_id != cg_id)
 		return 0;
@@ -323,28 +181,12 @@ static int attached_update(const char *pin_dir, uint64_t cg_id,
 	return r;
 }
 
-/* Why the kernel refused the link: another program holds the hook without
- * BPF_F_ALLOW_MULTI (a plain bpf_prog_attach() with no flags), or the
- * caller may not. */
-static const char *attach_why(int cg_fd, int error)
-{
-	uint32_t flags = 0, count = 0;
-
-	if (error == -EPERM &&
-	    bpf_prog_query(cg_fd, BPF_CGROUP_SOCK_OPS, 0, &flags, NULL, &count) == 0 &&
-	    count > 0 && !(flags & BPF_F_ALLOW_MULTI))
-		return "another program holds the cgroup's sock_ops hook without BPF_F_ALLOW_MULTI";
-	if (error == -EINVAL)
-		return "the kernel cannot attach a sock_ops program there (CONFIG_CGROUP_BPF)";
-	return bpf_why(error);
-}
-
 static int load_and_pin(int cg_fd, const char *pin_dir, const struct sockops_windows *w,
 			const char **ret_why)
 {
 	struct initwnd_bpf *skel;
 	struct bpf_link *link;
-	char path[PIN_PATH_MAX];
+	char path[BPFOBJ_PATH_MAX];
 	int r;
 
 	skel = initwnd_bpf__open();
@@ -354,7 +196,7 @@ static int load_and_pin(int cg_fd, const char *pin_dir, const struct sockops_win
 	}
 	r = initwnd_bpf__load(skel);
 	if (r < 0) {
-		*ret_why = bpf_why(r);
+		*ret_why = bpfobj_why(r);
 		goto out;
 	}
 	r = maps_set(bpf_map__fd(skel->maps.nettune_ports),
@@ -393,7 +235,7 @@ static int load_and_pin(int cg_fd, const char *pin_dir, const struct sockops_win
 	link = bpf_program__attach_cgroup(skel->progs.nettune_initwnd, cg_fd);
 	if (!link) {
 		r = -errno;
-		*ret_why = attach_why(cg_fd, r);
+		*ret_why = bpfobj_attach_why(cg_fd, r);
 		goto unpin;
 	}
 	r = pin_path(path, pin_dir, PIN_LINK);
@@ -423,13 +265,13 @@ int sockops_attach(const char *cgroup, const char *pin_dir,
 	r = windows_check(w, ret_why);
 	if (r < 0)
 		return r;
-	r = pin_dir_check(pin_dir, ret_why);
+	r = bpfobj_pin_dir_check(pin_dir, ret_why);
 	if (r < 0)
 		return r;
-	cg_fd = cgroup_open(cgroup, ret_why);
+	cg_fd = bpfobj_cgroup_open(cgroup, ret_why);
 	if (cg_fd < 0)
 		return cg_fd;
-	r = cgroup_id(cg_fd, &cg_id);
+	r = bpfobj_cgroup_id(cg_fd, &cg_id);
 	if (r < 0) {
 		*ret_why = "cannot read the cgroup's id";
 		goto out;
@@ -464,7 +306,7 @@ int sockops_read(const char *pin_dir, struct sockops_state *ret, const char **re
 	void *prev = NULL;
 	uint64_t *given = NULL;
 
-	r = pin_dir_check(pin_dir, ret_why);
+	r = bpfobj_pin_dir_check(pin_dir, ret_why);
 	if (r < 0)
 		return r;
 	for (int p = 0; p < PIN_COUNT; p++)
@@ -472,15 +314,15 @@ int sockops_read(const char *pin_dir, struct sockops_state *ret, const char **re
 	for (int p = 0; p < PIN_COUNT && r == 0; p++)
 		r = fds[p] < 0 ? fds[p] : 0;
 	if (r < 0) {
-		*ret_why = r == -ENOENT ? "not pinned" : bpf_why(r);
+		*ret_why = r == -ENOENT ? "not pinned" : bpfobj_why(r);
 		goto out;
 	}
 
-	r = prog_info(fds[PIN_PROG], &s.prog_id, name);
+	r = bpfobj_prog_info(fds[PIN_PROG], &s.prog_id, name);
 	if (r == 0 && strcmp(name, INITWND_PROG_NAME) != 0)
 		r = -EPROTO;
 	if (r == 0)
-		r = link_info(fds[PIN_LINK], &li);
+		r = bpfobj_link_info(fds[PIN_LINK], &li);
 	if (r < 0) {
 		*ret_why = "the pins are not the package's program";
 		goto out;
@@ -534,7 +376,7 @@ int sockops_detach(const char *pin_dir, const char **ret_why)
 {
 	int r;
 
-	r = pin_dir_check(pin_dir, ret_why);
+	r = bpfobj_pin_dir_check(pin_dir, ret_why);
 	if (r < 0)
 		return r;
 	return unpin_all(pin_dir, ret_why);

@@ -101,7 +101,7 @@ fuzz: $(patsubst %,$(B)/fuzz/fuzz-%,$(FUZZ_TARGETS))
 check-netns: $(B)/wp-panel-nettune
 	tests/netns-test.sh $(B)/wp-panel-nettune
 
-$(B)/sockops-ctl: $(B)/tests/sockops-ctl.o $(B)/sockops.o $(B)/util.o
+$(B)/sockops-ctl: $(B)/tests/sockops-ctl.o $(B)/sockops.o $(B)/bpfobj.o $(B)/util.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBBPF_LIBS)
 
 check-sockops: $(B)/sockops-ctl $(B)/bpf/initwnd.bpf.o
