@@ -104,7 +104,12 @@ check-netns: $(B)/wp-panel-nettune
 $(B)/sockops-ctl: $(B)/tests/sockops-ctl.o $(B)/sockops.o $(B)/bpfobj.o $(B)/util.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBBPF_LIBS)
 
-check-sockops: $(B)/sockops-ctl $(B)/bpf/initwnd.bpf.o
+$(B)/test-sockops: $(B)/tests/test-sockops.o $(B)/tests/helpers.o $(B)/sockops.o $(B)/bpfobj.o \
+		$(B)/util.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LIBBPF_LIBS)
+
+check-sockops: $(B)/test-sockops $(B)/sockops-ctl $(B)/bpf/initwnd.bpf.o
+	$(B)/test-sockops
 	tests/sockops-test.sh $(B)/sockops-ctl $(B)/bpf/initwnd.bpf.o
 
 check-bench-report:
