@@ -76,9 +76,11 @@ in_cgroup() {
 }
 
 # The servers listen and never accept; the connections wait established in
-# the accept queue. The clients connect and hold. Each prints "ready".
+# the accept queue. The clients connect and hold. Each writes "ready" to
+# the file it is given first, then waits to be killed.
 serve='
 import socket, sys, time
+held = []
 for spec in sys.argv[2:]:
     host, port = spec.rsplit(":", 1)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -86,18 +88,19 @@ for spec in sys.argv[2:]:
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     s.bind((host, int(port)))
     s.listen(16)
-    globals().setdefault("held", []).append(s)
+    held.append(s)
 open(sys.argv[1], "w").write("ready\n")
 time.sleep(600)
 '
 connect='
 import socket, sys, time
+held = []
 for spec in sys.argv[2:]:
     host, port = spec.rsplit(":", 1)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     s = socket.socket(family, socket.SOCK_STREAM)
     s.connect((host, int(port)))
-    globals().setdefault("held", []).append(s)
+    held.append(s)
 open(sys.argv[1], "w").write("ready\n")
 time.sleep(600)
 '
