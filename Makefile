@@ -9,6 +9,7 @@
 # make check-fuzz         the sysctl.d and record parsers under libFuzzer, briefly
 # make fuzz               the same for FUZZ_SECONDS (default 600) each
 # make check-netns        apply and revert on the real kernel in a netns (root)
+# make check-sockops      the sock_ops initial-window program on the real kernel (root)
 # make check-bench-report bench/report's arithmetic on a hand-worked results.csv
 # make check-repro        two builds of the package are byte-identical (root)
 # make check-alerts       the shipped alerting rules under promtool, every state (root)
@@ -70,6 +71,29 @@ $(B)/%.o: src/%.c | need-libkmod
 $(B)/wp-panel-nettune: $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC) $(PROG_SRC))
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS)
 
+# The sock_ops program that gives the initial windows (src/bpf/), and its
+# loader, src/sockops.c, which includes the program as a skeleton made by
+# bpftool. Neither is part of the helper yet: check-sockops builds them.
+# The program is built for the build machine's byte order (-target bpf),
+# with the kernel's headers for the target's architecture.
+BPF_CLANG = clang
+BPFTOOL = bpftool
+BPF_CFLAGS = -g -O2 -Wall -Wextra -target bpf -I/usr/include/$(shell $(CC) -print-multiarch 2>/dev/null)
+LIBBPF_LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null)
+need-bpf:
+	$(if $(and $(LIBBPF_LIBS),$(shell command -v $(BPF_CLANG)),$(shell command -v $(BPFTOOL))),@:,$(error clang, libbpf or bpftool not found: run 'tools/install-deps bpf'))
+
+$(B)/bpf/%.bpf.o: src/bpf/%.bpf.c | need-bpf
+	@mkdir -p $(@D)
+	$(BPF_CLANG) $(BPF_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/%.skel.h: $(B)/bpf/%.bpf.o | need-bpf
+	$(BPFTOOL) gen skeleton $< name $*_bpf >$@.tmp
+	mv $@.tmp $@
+
+$(B)/sockops.o: $(B)/initwnd.skel.h
+$(B)/sockops.o: CPPFLAGS += -I$(B)
+
 include tests/tests.mk
 
 install: $(B)/wp-panel-nettune
@@ -119,7 +143,7 @@ format:
 	tools/lint --format
 
 .PHONY: all install deb lint bench bench-helper clean format help
-.PHONY: need-libkmod need-cmocka need-clang
+.PHONY: need-libkmod need-cmocka need-clang need-bpf
 .SECONDARY:
 
 -include $(wildcard $(B)/*.d $(B)/*/*.d)

@@ -30,7 +30,7 @@ $(B)/test-%: $(B)/tests/test-%.o $(B)/tests/helpers.o $(LIB_OBJ)
 , := ,
 
 CHECK_GROUPS = check-deps check-unit check-sanitize check-robust check-fuzz check-netns \
-	check-bench-report check-repro check-alerts check-vm
+	check-sockops check-bench-report check-repro check-alerts check-vm
 
 # The tests run the programs check-deps installs, Debian's, ahead of what a
 # user's PATH puts first: a python3 of pyenv or of a virtualenv has neither
@@ -45,7 +45,7 @@ check:
 	@tests/check-all.sh "$(MAKE)" $(CHECK_GROUPS)
 
 check-deps:
-	tools/install-deps build check deb vm cross vm-arm64 publish
+	tools/install-deps build check bpf deb vm cross vm-arm64 publish
 
 # The tests of check-unit that neither run the helper nor link its code: the
 # sanitizer build leaves them out, having nothing of its own to give them.
@@ -102,6 +102,17 @@ fuzz: $(patsubst %,$(B)/fuzz/fuzz-%,$(FUZZ_TARGETS))
 check-netns: $(B)/wp-panel-nettune
 	tests/netns-test.sh $(B)/wp-panel-nettune
 
+$(B)/sockops-ctl: $(B)/tests/sockops-ctl.o $(B)/sockops.o $(B)/bpfobj.o $(B)/util.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBBPF_LIBS)
+
+$(B)/test-sockops: $(B)/tests/test-sockops.o $(B)/tests/helpers.o $(B)/sockops.o $(B)/bpfobj.o \
+		$(B)/util.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(LIBBPF_LIBS)
+
+check-sockops: $(B)/test-sockops $(B)/sockops-ctl $(B)/bpf/initwnd.bpf.o
+	$(B)/test-sockops
+	tests/sockops-test.sh $(B)/sockops-ctl $(B)/bpf/initwnd.bpf.o
+
 check-bench-report:
 	tests/bench-report-test.sh
 
@@ -123,4 +134,4 @@ fixtures: $(B)/wp-panel-nettune
 		{ grep -v '^ok' $(B)/fixtures.log; exit 1; }
 	@git diff --stat -- tests/expected 2>/dev/null; git status --short -- tests/expected 2>/dev/null | grep '^??' || true
 
-.PHONY: fixtures check check-deps check-unit check-sanitize check-robust check-fuzz fuzz check-netns check-bench-report check-alerts check-vm
+.PHONY: fixtures check check-deps check-unit check-sanitize check-robust check-fuzz fuzz check-netns check-sockops check-bench-report check-alerts check-vm
