@@ -1,6 +1,6 @@
 # wp-panel-nettune: build, test, package. The targets, one line each (make help):
 # make all                the helper, build/wp-panel-nettune (what plain make does)
-# make install            install it, its man page and its data into DESTDIR PREFIX
+# make install            install what the package installs, docs aside, into DESTDIR PREFIX
 # make check              every test group below (check-vm beside the rest), then the seconds of each
 # make check-deps         install what building and testing need (tools/install-deps)
 # make check-unit         cmocka unit tests and the --root fixture tests (no root)
@@ -32,7 +32,12 @@ $(error cannot read the version from debian/changelog)
 endif
 PREFIX = /usr
 SBINDIR = $(PREFIX)/sbin
-MANDIR = $(PREFIX)/share/man
+LIBEXECDIR = $(PREFIX)/libexec
+DATADIR = $(PREFIX)/share
+MANDIR = $(DATADIR)/man
+BASHCOMPDIR = $(DATADIR)/bash-completion/completions
+UNITDIR = $(PREFIX)/lib/systemd/system
+SYSCONFDIR = /etc
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -96,6 +101,17 @@ $(B)/sockops.o: CPPFLAGS += -I$(B)
 
 include tests/tests.mk
 
+# What the package installs, all of it but the documentation, which
+# debhelper installs (debian/README.Debian, NEWS, changelog, copyright,
+# examples): the helper and its man page; its data (the installer's
+# variants takeover compares with, the JSON Schemas, the shell functions the
+# maintainer scripts share); the first-boot script and unit, which
+# sysinit.target wants through the link installed here (the unit has no
+# [Install] section: nothing enables it), and the metrics service and timer
+# (debian/rules has dh_installsystemd enable the timer); the bash
+# completion; the open-files limits for sessions and services; and the
+# directories the fragments are written to. The units and scripts name
+# their files under /usr, the default PREFIX.
 install: $(B)/wp-panel-nettune
 	install -D -m 0755 $(B)/wp-panel-nettune $(DESTDIR)$(SBINDIR)/wp-panel-nettune
 	# The version on the man page's title line is debian/changelog's.
@@ -103,10 +119,23 @@ install: $(B)/wp-panel-nettune
 	sed '1,/^\.TH /s/"wp-panel-nettune [^"]*"/"wp-panel-nettune $(VERSION)"/' \
 		man/wp-panel-nettune.8 >$(DESTDIR)$(MANDIR)/man8/wp-panel-nettune.8
 	chmod 0644 $(DESTDIR)$(MANDIR)/man8/wp-panel-nettune.8
-	install -d $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/installer
-	install -m 0644 share/installer/* $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/installer/
-	install -d $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/schema
-	install -m 0644 share/schema/*.schema.json $(DESTDIR)$(PREFIX)/share/wp-panel-nettune/schema/
+	install -d $(DESTDIR)$(DATADIR)/wp-panel-nettune/installer
+	install -m 0644 share/installer/* $(DESTDIR)$(DATADIR)/wp-panel-nettune/installer/
+	install -d $(DESTDIR)$(DATADIR)/wp-panel-nettune/schema
+	install -m 0644 share/schema/*.schema.json $(DESTDIR)$(DATADIR)/wp-panel-nettune/schema/
+	install -m 0644 debian/fragments.sh $(DESTDIR)$(DATADIR)/wp-panel-nettune/fragments.sh
+	install -D -m 0755 debian/firstboot $(DESTDIR)$(LIBEXECDIR)/wp-panel-nettune/firstboot
+	install -d $(DESTDIR)$(UNITDIR)/sysinit.target.wants
+	install -m 0644 debian/units/*.service debian/units/*.timer $(DESTDIR)$(UNITDIR)/
+	ln -sf ../wp-panel-nettune-firstboot.service \
+		$(DESTDIR)$(UNITDIR)/sysinit.target.wants/wp-panel-nettune-firstboot.service
+	install -D -m 0644 share/bash-completion/wp-panel-nettune \
+		$(DESTDIR)$(BASHCOMPDIR)/wp-panel-nettune
+	install -D -m 0644 conffiles/etc/security/limits.d/wp-panel-nettune.conf \
+		$(DESTDIR)$(SYSCONFDIR)/security/limits.d/wp-panel-nettune.conf
+	install -D -m 0644 conffiles/etc/systemd/system.conf.d/wp-panel-nettune.conf \
+		$(DESTDIR)$(SYSCONFDIR)/systemd/system.conf.d/wp-panel-nettune.conf
+	install -d $(DESTDIR)$(SYSCONFDIR)/sysctl.d $(DESTDIR)$(SYSCONFDIR)/modules-load.d
 
 # The Debian architectures make deb and make repo build for; empty: this
 # machine's own. ARCH=arm64 cross-builds; ARCH="amd64 arm64" builds both.

@@ -146,7 +146,13 @@ int detect_or_log(const struct context *ctx, struct sysinfo *ret_info)
 	r = sysinfo_detect(ctx->root, needs,
 			   profile_module_needs(needs, ELEMENTSOF(needs)), ret_info,
 			   &failed);
-	if (r < 0)
+	/* A --root tree without a file it needs: say what a tree holds, and
+	 * where that is written down. */
+	if ((r == -ENOENT || r == -ENOTDIR) && ctx->root[0] != '\0')
+		log_error("cannot read %s%s: %s; a --root tree needs " SYSINFO_ROOT_NEEDS
+			  " (ROOT TREES in wp-panel-nettune(8))",
+			  ctx->root, failed ? failed : "", file_strerror(r));
+	else if (r < 0)
 		log_error("cannot read %s%s: %s", ctx->root, failed ? failed : "",
 			  file_strerror(r));
 	else

@@ -68,3 +68,9 @@ int sysinfo_set_module_state(struct sysinfo *info, const char *module,
 void sysinfo_detect_environment(const char *root, struct sysinfo *info);
 int sysinfo_detect(const char *root, const struct module_need *needs, size_t n_needs,
 		   struct sysinfo *ret_info, const char **ret_failed);
+
+/* The files sysinfo_detect() cannot do without under a --root tree, where
+ * the kernel cannot be asked instead: what an error says a tree needs, and
+ * the man page's ROOT TREES lists. */
+#define SYSINFO_ROOT_NEEDS \
+	"sys/devices/system/cpu/online, proc/meminfo and proc/sys/kernel/osrelease"

@@ -184,7 +184,9 @@ static int skip_hidden(const struct dirent *de)
 }
 
 /* The name of the installer variant whose bytes these are: 1 when one
- * matches, 0 when none does. */
+ * matches, 0 when none does, -ENODATA when there is none to compare with
+ * (the directory is absent or empty: a --root tree without the package's
+ * data). */
 static int find_variant(const char *root, const char *data, size_t len, char *ret_name,
 			size_t size)
 {
@@ -198,7 +200,11 @@ static int find_variant(const char *root, const char *data, size_t len, char *re
 		return -ENAMETOOLONG;
 	n = scandir(dir, &names, skip_hidden, alphasort);
 	if (n < 0)
-		return errno == ENOENT ? 0 : -errno;
+		return errno == ENOENT ? -ENODATA : -errno;
+	if (n == 0) {
+		free(names);
+		return -ENODATA;
+	}
 	dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	buf = malloc(TAKEOVER_SIZE_MAX);
 	nomem = !buf;
@@ -467,6 +473,12 @@ static int report(const struct context *ctx, const char *path, const struct foun
 		/* A symlink, or a FIFO, directory, device; a socket is ENXIO. */
 		printf("%s is not a regular file: left alone\n", path);
 		return EXIT_SUCCESS;
+	} else if (r == -ENODATA) {
+		log_error("cannot tell whether %s is the WP Panel installer's: no variant of it "
+			  "in %s%s/, which the package installs (ROOT TREES in "
+			  "wp-panel-nettune(8)); left it in place",
+			  path, ctx->root, TAKEOVER_VARIANTS);
+		return EXIT_FAILURE;
 	} else if (r == 0 || r == -EFBIG) {
 		printf("%s is not what the WP Panel installer writes (edited?): left alone; "
 		       "at boot it overrides our fragment for the keys it sets\n",

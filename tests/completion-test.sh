@@ -1,5 +1,5 @@
 #!/bin/bash
-# The bash completion (debian/wp-panel-nettune.bash-completion) under
+# The bash completion (share/bash-completion/wp-panel-nettune) under
 # bash-completion, as an interactive shell runs it: COMP_WORDS and COMP_CWORD
 # set for a command line, COMPREPLY held against what the helper's own tables
 # say (tests/dump-commands): every command, the global options, each
@@ -15,7 +15,7 @@ dump=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=tests/lib.sh
 . "$here/lib.sh"
-completion=$here/../debian/wp-panel-nettune.bash-completion
+completion=$here/../share/bash-completion/wp-panel-nettune
 # NETTUNE_BASH_COMPLETION: another bash-completion's main script (another
 # release's, say), instead of this machine's.
 framework=${NETTUNE_BASH_COMPLETION:-/usr/share/bash-completion/bash_completion}
@@ -32,7 +32,7 @@ fi
 set +u
 # shellcheck source=/dev/null
 . "$framework"
-# shellcheck source=debian/wp-panel-nettune.bash-completion
+# shellcheck source=share/bash-completion/wp-panel-nettune
 . "$completion"
 set -u
 # compopt changes how readline shows the completion; there is no readline

@@ -2,7 +2,8 @@
 # The Makefile: make help lists every target, one line each, and only
 # targets; without libkmod (pkg-config does not find it) make stops before
 # compiling anything, with one line saying what to install, and so do the
-# unit tests without cmocka; and the version is debian/changelog's alone.
+# unit tests without cmocka; make install installs what the package
+# installs; and the version is debian/changelog's alone.
 #
 # usage: tests/make-test.sh
 set -eu
@@ -66,6 +67,37 @@ check_stops "no cmocka" "cmocka not found ($work/pkg-config --libs cmocka): run 
 	B="$work/build" PKG_CONFIG="$work/pkg-config" "$work/build/tests/test-util.o"
 check_stops "no clang" "clang-absent not found (libFuzzer): run 'tools/install-deps check'" \
 	B="$work/build" CLANG=clang-absent "$work/build/fuzz/fuzz-state"
+
+# make install installs what the package installs, documentation aside:
+# the paths, types, modes and links of tests/expected/install/listing (the
+# package's file list without /usr/share/doc), each file byte for byte
+# its source's, the man page with debian/changelog's version.
+run_make -s install DESTDIR="$work/dest" B="$work/b-install" >/dev/null
+(cd "$work/dest" && find . -mindepth 1 -printf '%p %y %m %l\n' | LC_ALL=C sort) >"$work/listing"
+check "make install: what the package installs" \
+	diff -u "$here/expected/install/listing" "$work/listing"
+version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$top/debian/changelog")
+for pair in sbin/wp-panel-nettune:"$work/b-install/wp-panel-nettune" \
+	share/wp-panel-nettune/installer/99-wp-panel.conf.1cpu:share/installer/99-wp-panel.conf.1cpu \
+	share/wp-panel-nettune/installer/99-wp-panel.conf.2cpu:share/installer/99-wp-panel.conf.2cpu \
+	share/wp-panel-nettune/schema/detect.schema.json:share/schema/detect.schema.json \
+	share/wp-panel-nettune/schema/status.schema.json:share/schema/status.schema.json \
+	share/wp-panel-nettune/fragments.sh:debian/fragments.sh \
+	libexec/wp-panel-nettune/firstboot:debian/firstboot \
+	lib/systemd/system/wp-panel-nettune-firstboot.service:debian/units/wp-panel-nettune-firstboot.service \
+	lib/systemd/system/wp-panel-nettune-prometheus.service:debian/units/wp-panel-nettune-prometheus.service \
+	lib/systemd/system/wp-panel-nettune-prometheus.timer:debian/units/wp-panel-nettune-prometheus.timer \
+	share/bash-completion/completions/wp-panel-nettune:share/bash-completion/wp-panel-nettune; do
+	installed=$work/dest/usr/${pair%%:*}
+	source=${pair#*:}
+	case $source in /*) ;; *) source=$top/$source ;; esac
+	check "make install: /usr/${pair%%:*} is its source's bytes" cmp "$source" "$installed"
+done
+for f in security/limits.d/wp-panel-nettune.conf systemd/system.conf.d/wp-panel-nettune.conf; do
+	check "make install: /etc/$f is its source's bytes" cmp "$top/conffiles/etc/$f" "$work/dest/etc/$f"
+done
+check "make install: the man page says the version" \
+	grep -qF "\"wp-panel-nettune $version\"" "$work/dest/usr/share/man/man8/wp-panel-nettune.8"
 
 # The version is said once, in debian/changelog: a tree whose latest entry
 # says another builds a helper that says that one.

@@ -649,6 +649,37 @@ rmdir "$t/etc/sysctl.d/99-wp-panel.conf"
 head -c 70000 /dev/zero | tr '\0' '#' >"$t/etc/sysctl.d/99-wp-panel.conf"
 left_alone too-large
 
+# A tree without the variants the package installs cannot tell the
+# installer's file from an edited one: takeover names what is missing, and
+# leaves the file and the tree as they were, with and without --dry-run,
+# whether the directory is absent or empty.
+t=$(fresh debian13-2cpu)
+cp "$installer/99-wp-panel.conf.2cpu" "$t/etc/sysctl.d/99-wp-panel.conf"
+left_alone no-variants
+snapshot "$t" >"$work/before"
+compare takeover no-variants "$(run_out "$t" takeover --dry-run)"
+snapshot "$t" >"$work/after"
+check "no-variants, --dry-run: nothing changed" cmp -s "$work/before" "$work/after"
+mkdir -p "$t/usr/share/wp-panel-nettune/installer"
+left_alone no-variants
+
+# A --root tree without a file detection needs: each command that detects
+# exits 1 with one line naming the three files and where a tree's layout
+# is written down, and changes nothing; an empty tree the same.
+for need in sys/devices/system/cpu/online proc/meminfo proc/sys/kernel/osrelease; do
+	t=$(fresh debian13-2cpu)
+	rm "$t/$need"
+	for cmd in detect "render sysctl" apply revert status; do
+		# shellcheck disable=SC2086 # the command and its argument
+		refused "a tree without $need: $cmd" \
+			"^wp-panel-nettune: ${cmd%% *}: cannot read $t/$need: No such file or directory; a --root tree needs sys/devices/system/cpu/online, proc/meminfo and proc/sys/kernel/osrelease \(ROOT TREES in wp-panel-nettune\(8\)\)\$" \
+			"$bin" --root "$t" $cmd
+	done
+done
+mkdir "$work/empty"
+compare root-tree empty "$(run_out "$work/empty" detect)"
+check_eq "an empty tree stays empty" "" "$(find "$work/empty" -mindepth 1)"
+
 # Never worse than before: a failure leaves the original where it was.
 t=$(fresh_legacy debian13-2cpu)
 cp "$installer/99-wp-panel.conf.2cpu" "$t/etc/sysctl.d/99-wp-panel.conf"

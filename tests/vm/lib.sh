@@ -320,6 +320,17 @@ vm_share() {
 	echo "$share"
 }
 
+# key_fingerprint KEYFILE: the primary fingerprint of each key in KEYFILE,
+# one a line, as gpg reads it in a throwaway home.
+key_fingerprint() {
+	local home rc=0
+	home=$(mktemp -d)
+	gpg --homedir "$home" --batch --with-colons --show-keys "$1" 2>/dev/null |
+		awk -F: '$1 == "pub" { p = 1; next } p && $1 == "fpr" { print $10; p = 0 }' || rc=$?
+	rm -rf "$home"
+	return "$rc"
+}
+
 # vm_image_chroot DIR CMD...: runs CMD on this machine, at its own speed,
 # chrooted into the file system of the image (VM_IMAGE, the amd64 one),
 # with DIR at /host and the working directory there. For what only reads
