@@ -461,6 +461,23 @@ setup() {
 report() { values; files | grep -v "  "; }
 CASE
 
+case_ "/etc/sysctl.d is a symlink to a directory: nothing put through it, the state directory kept" \
+	"exit 0
+$say could not put back $F; it is left in /var/lib/wp-panel-nettune
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+/srv/sysctl d 755 0:0
+$J f 644 0:0
+/var/lib/wp-panel-nettune/lock f 644 0:0
+/var/lib/wp-panel-nettune/taken-over d 755 0:0
+/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345" <<'CASE'
+setup() {
+	sound
+	umount /etc/sysctl.d && rm -r /etc/sysctl.d && mkdir -p /srv/sysctl && ln -s /srv/sysctl /etc/sysctl.d
+}
+report() { values; files | grep -v "  "; }
+CASE
+
 case_ "the state directory is a symlink: nothing read or removed through it" \
 	"exit 0
 $say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
