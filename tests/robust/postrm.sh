@@ -821,6 +821,28 @@ setup() {
 report() { for k in net.ipv4.ip_forward net.ipv4.tcp_syn_retries; do echo "$k $(get $k)"; done; }
 CASE
 
+# A set step belongs to the file line before it: after one refused, to none.
+case_ "a set step after a refused file line: not taken as the previous file's" \
+	"exit 0
+$say put back $F, byte for byte
+$say net.ipv4.tcp_keepalive_time: set again from $F
+$say ignoring a malformed line in $J
+$say put back the original value of 0 kernel setting(s)
+net.ipv4.tcp_keepalive_intvl 75
+$J f 644 0:0
+/var/lib/wp-panel-nettune/lock f 644 0:0
+/var/lib/wp-panel-nettune/taken-over d 755 0:0
+/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345" <<'CASE'
+setup() {
+	{
+		taken
+		printf "file\t/etc/sysctl.d/98-x.conf\t0644\t0\t0\ttaken-over/98-x.conf\tx\n"
+		printf "set\tnet.ipv4.tcp_keepalive_intvl\t1\n"
+	} | journal >$J
+}
+report() { echo "net.ipv4.tcp_keepalive_intvl $(get net.ipv4.tcp_keepalive_intvl)"; files | grep -v "^/etc/\|  "; }
+CASE
+
 case_ "a key the kernel will not take back: said, the state directory kept" \
 	"exit 0
 $say net.ipv4.tcp_syncookies: could not put back 1000, left at 1
