@@ -478,6 +478,29 @@ setup() {
 report() { values; files | grep -v "  "; }
 CASE
 
+# DPKG_ROOT: an image whose /etc/sysctl.d is an absolute symlink, which
+# names the image's own in the image, but this system's here.
+case_ "DPKG_ROOT, the image's /etc/sysctl.d a symlink to /etc/sysctl.d: this system's files untouched" \
+	"exit 0
+$say DPKG_ROOT is /srv/img: not the running system: the running kernel is left alone
+$say could not put back $F; it is left in /srv/img/var/lib/wp-panel-nettune
+/etc/sysctl.d/60-wp-panel-nettune.conf f 644 0:0
+/etc/sysctl.d/60-wp-panel-nettune.conf.dpkg-old f 644 0:0
+/srv/img/var/lib/wp-panel-nettune/journal f 644 0:0
+/srv/img/var/lib/wp-panel-nettune/lock f 644 0:0
+/srv/img/var/lib/wp-panel-nettune/taken-over d 755 0:0
+/srv/img/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345" <<'CASE'
+setup() {
+	mkdir -p /srv/img/etc /srv/img/var/lib /srv/img/var/cache
+	cp /etc/debconf.conf /srv/img/etc && cp -a /var/cache/debconf /srv/img/var/cache
+	sound && mv $S /srv/img/var/lib && ln -s /etc/sysctl.d /srv/img/etc/sysctl.d
+	echo ours | tee /etc/sysctl.d/60-wp-panel-nettune.conf >/etc/sysctl.d/60-wp-panel-nettune.conf.dpkg-old
+	export DPKG_ROOT=/srv/img
+}
+report() { find /etc/sysctl.d/ /srv/img/var/lib/wp-panel-nettune -mindepth 1 -name "[0-9j-t]*" -printf "%p %y %m %U:%G
+" | sort; }
+CASE
+
 case_ "the state directory is a symlink: nothing read or removed through it" \
 	"exit 0
 $say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
