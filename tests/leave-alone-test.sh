@@ -150,6 +150,9 @@ for link in 'pid:[]' 'pid:[4026532309' 'net:[4026532309]' 'pid:[40265x2309]' 402
 	pid_ns "$t" "$link"
 	agree "/proc/self/ns/pid reads $link: it cannot tell" "" "$t"
 done
+# A link whose text ends in a newline, which $(readlink) would drop.
+link=$(printf 'pid:[4026532309]\n.') && pid_ns "$t" "${link%.}"
+agree "/proc/self/ns/pid reads pid:[4026532309] and a newline: it cannot tell" "" "$t"
 rm -r "$t/proc/self/ns"
 mkdir -p "$t/proc/self/ns"
 : >"$t/proc/self/ns/pid"
