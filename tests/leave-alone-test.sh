@@ -102,6 +102,16 @@ t=$(tree environ-empty)
 printf 'container=\0TERM=linux\0' >"$t/proc/1/environ"
 agree "an empty container= in /proc/1/environ" "" "$t"
 
+# A FIFO at either file: read by neither (opening one blocks).
+t=$(tree fifo)
+for f in run/systemd/container proc/1/environ; do
+	mkfifo "$t/$f"
+	check_eq "a FIFO at /$f: the helper" "" "$(helper_says "$t" 2>/dev/null)"
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	check_eq "a FIFO at /$f: postrm, within 10 s" "" \
+		"$(timeout 10 sh -c '. "$1" && kernel_off_limits "$2"' sh "$work/postrm-leave-alone.sh" "$t" || echo "exit $?")"
+done
+
 t=$(tree dockerenv)
 : >"$t/.dockerenv"
 agree "/.dockerenv" "container: running in a container (docker)" "$t"
@@ -150,6 +160,9 @@ for link in 'pid:[]' 'pid:[4026532309' 'net:[4026532309]' 'pid:[40265x2309]' 402
 	pid_ns "$t" "$link"
 	agree "/proc/self/ns/pid reads $link: it cannot tell" "" "$t"
 done
+# A link whose text ends in a newline, which $(readlink) would drop.
+link=$(printf 'pid:[4026532309]\n.') && pid_ns "$t" "${link%.}"
+agree "/proc/self/ns/pid reads pid:[4026532309] and a newline: it cannot tell" "" "$t"
 rm -r "$t/proc/self/ns"
 mkdir -p "$t/proc/self/ns"
 : >"$t/proc/self/ns/pid"

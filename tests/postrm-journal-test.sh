@@ -3,8 +3,9 @@
 # (state.c, and the keys it journals), and by debian/postrm in shell, since
 # the helper is gone at purge. Both read every file of the journal's fuzz
 # corpus (tests/fuzz/seed-state, with the hostile journals there, and the
-# corpus make check-fuzz grows, when there is one): each file the helper
-# takes, postrm's replay must take, and each it refuses, postrm must too.
+# corpus make check-fuzz grows, when there is one), and a journal the helper
+# writes, cut short around each line's end: each file the helper takes,
+# postrm's replay must take, and each it refuses, postrm must too.
 # And postrm's keys are the ones the helper journals.
 #
 # usage: tests/postrm-journal-test.sh BINARY DUMP-TUNABLES [CORPUS-DIR...]
@@ -47,10 +48,38 @@ postrm_takes() {
 	)
 }
 
+# A journal the helper writes, by takeover and apply in a copy of a fixture
+# tree, with the added and windows steps of a seed; and that journal cut a
+# byte before, at and after each line's end, and with CRLF line ends.
+t=$work/tree made=$work/made share=usr/share/wp-panel-nettune/installer
+cp -a "$here/fixtures/debian13-2cpu" "$t"
+mkdir -p "$made" "$t/var/lib/wp-panel-nettune" "$t/etc/modules-load.d" "$t/$share"
+cp "$here/../share/installer/"* "$t/$share"
+cp "$t/$share/99-wp-panel.conf.2cpu" "$t/etc/sysctl.d/99-wp-panel.conf"
+"$bin" --root "$t" render sysctl >"$t/etc/sysctl.d/60-wp-panel-nettune.conf"
+"$bin" --root "$t" render modules >"$t/etc/modules-load.d/wp-panel-nettune.conf"
+cp "$t/etc/sysctl.d/60-wp-panel-nettune.conf" "$t/var/lib/wp-panel-nettune/fragment.base"
+"$bin" --root "$t" takeover >/dev/null 2>&1
+"$bin" --root "$t" apply >/dev/null
+{
+	sed '$d' "$t/var/lib/wp-panel-nettune/journal"
+	grep -E '^(added|windows)' "$here/fuzz/seed-state/hostile-whole"
+	echo "# end"
+} >"$made/whole"
+check_eq "the helper's journal has steps of each kind" "added file key set windows" \
+	"$(sed -n 's/^\([a-z]*\)\t.*/\1/p' "$made/whole" | sort -u | tr '\n' ' ' | sed 's/ $//')"
+sed 's/$/\r/' "$made/whole" >"$made/crlf"
+size=$(wc -c <"$made/whole")
+LC_ALL=C awk '{ n += length($0) + 1; print n }' "$made/whole" | while read -r end; do
+	for cut in $((end - 1)) "$end" $((end + 1)); do
+		[ "$cut" -ge "$size" ] || head -c "$cut" "$made/whole" >"$made/cut-$cut"
+	done
+done
+
 root=$work/root
 mkdir -p "$root/var/lib/wp-panel-nettune"
 n=0 taken=0
-for dir in "$here/fuzz/seed-state" "$@"; do
+for dir in "$here/fuzz/seed-state" "$made" "$@"; do
 	[ -d "$dir" ] || continue
 	for f in "$dir"/*; do
 		[ -f "$f" ] || continue

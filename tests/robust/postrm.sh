@@ -461,6 +461,46 @@ setup() {
 report() { values; files | grep -v "  "; }
 CASE
 
+case_ "/etc/sysctl.d is a symlink to a directory: nothing put through it, the state directory kept" \
+	"exit 0
+$say could not put back $F; it is left in /var/lib/wp-panel-nettune
+$say put back the original value of 2 kernel setting(s)
+$sound_values
+/srv/sysctl d 755 0:0
+$J f 644 0:0
+/var/lib/wp-panel-nettune/lock f 644 0:0
+/var/lib/wp-panel-nettune/taken-over d 755 0:0
+/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345" <<'CASE'
+setup() {
+	sound
+	umount /etc/sysctl.d && rm -r /etc/sysctl.d && mkdir -p /srv/sysctl && ln -s /srv/sysctl /etc/sysctl.d
+}
+report() { values; files | grep -v "  "; }
+CASE
+
+# DPKG_ROOT: an image whose /etc/sysctl.d is an absolute symlink, which
+# names the image's own in the image, but this system's here.
+case_ "DPKG_ROOT, the image's /etc/sysctl.d a symlink to /etc/sysctl.d: this system's files untouched" \
+	"exit 0
+$say DPKG_ROOT is /srv/img: not the running system: the running kernel is left alone
+$say could not put back $F; it is left in /srv/img/var/lib/wp-panel-nettune
+/etc/sysctl.d/60-wp-panel-nettune.conf f 644 0:0
+/etc/sysctl.d/60-wp-panel-nettune.conf.dpkg-old f 644 0:0
+/srv/img/var/lib/wp-panel-nettune/journal f 644 0:0
+/srv/img/var/lib/wp-panel-nettune/lock f 644 0:0
+/srv/img/var/lib/wp-panel-nettune/taken-over d 755 0:0
+/srv/img/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345" <<'CASE'
+setup() {
+	mkdir -p /srv/img/etc /srv/img/var/lib /srv/img/var/cache
+	cp /etc/debconf.conf /srv/img/etc && cp -a /var/cache/debconf /srv/img/var/cache
+	sound && mv $S /srv/img/var/lib && ln -s /etc/sysctl.d /srv/img/etc/sysctl.d
+	echo ours | tee /etc/sysctl.d/60-wp-panel-nettune.conf >/etc/sysctl.d/60-wp-panel-nettune.conf.dpkg-old
+	export DPKG_ROOT=/srv/img
+}
+report() { find /etc/sysctl.d/ /srv/img/var/lib/wp-panel-nettune -mindepth 1 -name "[0-9j-t]*" -printf "%p %y %m %U:%G
+" | sort; }
+CASE
+
 case_ "the state directory is a symlink: nothing read or removed through it" \
 	"exit 0
 $say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
@@ -802,6 +842,28 @@ setup() {
 	{ printf "key\tnet.ipv4.ip_forward\t0\t1\n"; taken; printf "set\tnet.ipv4.tcp_syn_retries\t2\n"; } | journal >$J
 }
 report() { for k in net.ipv4.ip_forward net.ipv4.tcp_syn_retries; do echo "$k $(get $k)"; done; }
+CASE
+
+# A set step belongs to the file line before it: after one refused, to none.
+case_ "a set step after a refused file line: not taken as the previous file's" \
+	"exit 0
+$say put back $F, byte for byte
+$say net.ipv4.tcp_keepalive_time: set again from $F
+$say ignoring a malformed line in $J
+$say put back the original value of 0 kernel setting(s)
+net.ipv4.tcp_keepalive_intvl 75
+$J f 644 0:0
+/var/lib/wp-panel-nettune/lock f 644 0:0
+/var/lib/wp-panel-nettune/taken-over d 755 0:0
+/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345" <<'CASE'
+setup() {
+	{
+		taken
+		printf "file\t/etc/sysctl.d/98-x.conf\t0644\t0\t0\ttaken-over/98-x.conf\tx\n"
+		printf "set\tnet.ipv4.tcp_keepalive_intvl\t1\n"
+	} | journal >$J
+}
+report() { echo "net.ipv4.tcp_keepalive_intvl $(get net.ipv4.tcp_keepalive_intvl)"; files | grep -v "^/etc/\|  "; }
 CASE
 
 case_ "a key the kernel will not take back: said, the state directory kept" \
