@@ -332,37 +332,41 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 	return OUTCOME_SET;
 }
 
-static bool in_fragment(const struct assignments *fragment, const char *key)
+/* Whether the fragment sets key to value. */
+static bool fragment_sets(const struct assignments *fragment, const char *key,
+			  const char *value)
 {
-	for (size_t i = 0; i < fragment->n; i++)
-		if (strcmp(fragment->items[i].key, key) == 0)
-			return true;
-	return false;
+	const struct assignment *a = sysctld_winner(fragment, key);
+
+	return a && !a->glob && strcmp(a->value, value) == 0;
 }
 
 /* A record stays while the fragment sets its key; a list a key widens (the
- * allowed congestion controls), while the fragment sets that key. */
+ * allowed congestion controls), while the fragment sets that key to the
+ * value that widens it (bbr, not cubic). */
 static bool fragment_keeps(const struct assignments *fragment, const char *key)
 {
 	for (size_t i = 0; i < fragment->n; i++) {
-		const struct tunable *t = tunable_find(fragment->items[i].key);
+		const struct assignment *a = &fragment->items[i];
+		const struct tunable *t = tunable_find(a->key);
 
-		if (strcmp(fragment->items[i].key, key) == 0 ||
-		    (t && t->widens && strcmp(t->widens, key) == 0))
+		if (strcmp(a->key, key) == 0 ||
+		    (t && t->widens && strcmp(t->widens, key) == 0 &&
+		     strcmp(a->value, t->value) == 0))
 			return true;
 	}
 	return false;
 }
 
 /* A module the profile loads at boot that is blacklisted: the fragment was
- * rendered without its key, which stays the kernel's. */
+ * rendered without the value that needs it, and the key stays the kernel's. */
 static void note_blacklisted(const struct sysinfo *info,
 			     const struct assignments *fragment)
 {
 	for (size_t i = 0; i < n_tunables; i++) {
 		const struct tunable *t = &tunables[i];
 
-		if (t->module_at_boot && !in_fragment(fragment, t->key) &&
+		if (t->module_at_boot && !fragment_sets(fragment, t->key, t->value) &&
 		    sysinfo_module_state(info, t->module) == MODSTATE_BLACKLISTED)
 			printf("%s is blacklisted in modprobe.d: %s stays the kernel's.\n",
 			       t->module, t->key);

@@ -471,7 +471,9 @@ static int status_collect(const struct context *ctx, struct report *r,
 					 .wanted = a,
 					 .profile = p ? p->value : NULL };
 		status_key(ctx, r, all, k);
-		if (t && t->new_qdiscs_only)
+		/* fq is the qdisc an interface may still lack; fq_codel,
+		 * where BBR is not used, is Debian's default already. */
+		if (t && t->new_qdiscs_only && strcmp(a->value, t->value) == 0)
 			r->qdisc = a;
 	}
 	for (size_t i = 0; r->fragment_present && i < r->profile.n_settings; i++) {

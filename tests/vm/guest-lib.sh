@@ -144,8 +144,8 @@ NT_JOURNAL=/var/lib/wp-panel-nettune/journal
 NT_MARKER=/var/lib/wp-panel-nettune/firstboot
 
 # nt_profile bbr|cubic: the profile DESIGN.md gives a 1 GiB machine (16 MiB
-# buffer ceilings), "key value" per line, sorted: with bbr, also fq and
-# BBR; with cubic, neither congestion key. tests/design-table wrote it into
+# buffer ceilings), "key value" per line, sorted: with bbr, fq and BBR;
+# with cubic, fq_codel and cubic. tests/design-table wrote it into
 # the share from DESIGN.md's table.
 nt_profile() {
 	cat "/host/profile-$1"
