@@ -16,11 +16,13 @@
 #include "modulesd.h"
 #include "modload.h"
 #include "nettune.h"
+#include "overrides.h"
 #include "render.h"
 #include "state.h"
 #include "sysctl.h"
 #include "sysctld.h"
 #include "takeover.h"
+#include "utf8.h"
 
 /* Changing this machine's kernel and its record takes root; without it the
  * writes would fail one by one and look like a read-only /proc/sys. A tree
@@ -133,6 +135,7 @@ enum outcome {
 	OUTCOME_SKIPPED,
 	OUTCOME_UNCHANGED,
 	OUTCOME_SET,
+	OUTCOME_OTHER_FILE,
 };
 
 /* Writing the value of a row that names a module makes the kernel load it
@@ -268,19 +271,42 @@ static void say_set(const struct context *ctx, const struct assignment *a, const
 		printf("set %s = %s (was %s)\n", a->key, a->value, was);
 }
 
+/* A key another file sets at boot, after the fragment in systemd-sysctl's
+ * order, is that file's: the administrator's, or the installer's kept. Its
+ * live value is not ours to write, so apply records no original for it; a
+ * record of an earlier apply stays, and revert and purge put the original
+ * back only while the key still has the value apply gave it. */
+static bool left_to_other_file(const struct context *ctx, const struct assignments *all,
+			       const struct assignment *a)
+{
+	const struct assignment *theirs = overrides_find(all, a->key);
+	char file[TEXT_ESCAPED_SIZE(sizeof(theirs->file))];
+	char value[TEXT_ESCAPED_SIZE(VALUE_MAX)];
+
+	if (!theirs)
+		return false;
+	printf("left %s alone: %s%s sets it to %s at boot\n", a->key, ctx->root,
+	       text_escape(theirs->file, file, sizeof(file)),
+	       text_escape(theirs->value, value, sizeof(value)));
+	return true;
+}
+
 /* Sets one key of the fragment: returns an outcome, or -errno on a real
  * failure. The record is written ahead: the original and the value about to
  * be written are on disk before the kernel changes, and what the kernel then
  * holds after it, so that a run killed at any point leaves a record revert
  * can trust. */
 static int apply_one(const struct context *ctx, const struct sysinfo *info,
-		     const struct assignment *a, struct state *state)
+		     const struct assignments *all, const struct assignment *a,
+		     struct state *state)
 {
 	char live[VALUE_MAX + 1];
 	const char *side_effect;
 	struct record *rec;
 	int r, w;
 
+	if (left_to_other_file(ctx, all, a))
+		return OUTCOME_OTHER_FILE;
 	r = sysctl_read(ctx->root, a->key, live, sizeof(live));
 	if (r < 0)
 		return key_failed(a, false, r);
@@ -418,10 +444,12 @@ static int start(const struct command *cmd, struct context *ctx, int argc, char 
 
 static int do_apply(struct context *ctx, int argc, char **argv)
 {
-	struct assignments fragment = { 0 };
+	struct assignments fragment = { 0 }, all = { 0 };
+	struct other_files other = { ctx->root, false };
+	const struct sysctld_report report = { overrides_report_file, &other };
 	struct modules modules = { 0 };
 	struct state state = { 0 };
-	unsigned counts[3] = { 0 };
+	unsigned counts[4] = { 0 };
 	struct sysinfo info;
 	int r, ret = 0, lock, bad_lines, status;
 
@@ -439,9 +467,16 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 		assignments_free(&fragment);
 		return EXIT_FAILURE;
 	}
-	if (journal_load_or_log(ctx, &state) < 0) {
+	/* Which file sets each key at boot, read under the lock that a
+	 * takeover moving the installer's file away holds too. A file that
+	 * cannot be read is named, and sets nothing here. */
+	r = sysctld_load_all(ctx->root, &fragment, &all, &report);
+	if (r < 0)
+		log_error("cannot read sysctl.d: %s", file_strerror(r));
+	if (r < 0 || journal_load_or_log(ctx, &state) < 0) {
 		state_unlock(ctx->root, lock);
 		assignments_free(&fragment);
+		assignments_free(&all);
 		return EXIT_FAILURE;
 	}
 
@@ -451,7 +486,7 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	ret = load_modules(ctx, &info, &modules);
 	note_blacklisted(&info, &fragment);
 	for (size_t i = 0; i < fragment.n; i++) {
-		r = apply_one(ctx, &info, &fragment.items[i], &state);
+		r = apply_one(ctx, &info, &all, &fragment.items[i], &state);
 		if (r >= 0)
 			counts[r]++;
 		else
@@ -467,12 +502,17 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	r = journal_save_or_log(ctx, &state);
 	ret = ret ?: r;
 	state_unlock(ctx->root, lock);
-	printf("%s %u key%s, %u already in effect, %u skipped.\n",
+	printf("%s %u key%s, %u already in effect, %u skipped",
 	       ctx->dry_run ? "Would set" : "Set", counts[OUTCOME_SET],
 	       counts[OUTCOME_SET] == 1 ? "" : "s", counts[OUTCOME_UNCHANGED],
 	       counts[OUTCOME_SKIPPED]);
+	if (counts[OUTCOME_OTHER_FILE] > 0)
+		printf(", %u left to %s", counts[OUTCOME_OTHER_FILE],
+		       counts[OUTCOME_OTHER_FILE] == 1 ? "another file" : "other files");
+	printf(".\n");
 
 	assignments_free(&fragment);
+	assignments_free(&all);
 	state_free(&state);
 	return ret < 0 || bad_lines > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

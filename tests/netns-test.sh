@@ -138,6 +138,25 @@ check_eq "fin_timeout is back" \
 	"$(echo "$originals" | tr ';' '\n' | sed -n 's/^net.ipv4.tcp_fin_timeout=//p')" \
 	"$(sysctl_value net.ipv4.tcp_fin_timeout)"
 
+# An administrator's later file, live: apply leaves its key alone on the
+# real kernel, records nothing for it, and revert leaves its value.
+nettune render sysctl > "$fragment"
+fin=$(sysctl_value net.ipv4.tcp_fin_timeout)
+echo "net.ipv4.tcp_fin_timeout = 30" > "$tree/etc/sysctl.d/70-local.conf"
+echo 30 > "$(key_path net.ipv4.tcp_fin_timeout)"
+check_rc "apply with 70-local.conf setting tcp_fin_timeout" 0 nettune apply
+check_match "leaves it to that file" \
+	"^left net.ipv4.tcp_fin_timeout alone: $tree/etc/sysctl.d/70-local.conf sets it to 30 at boot\$" "$out"
+check_eq "which stays live" 30 "$(sysctl_value net.ipv4.tcp_fin_timeout)"
+check_eq "with no original recorded" "" "$(grep '^key	net.ipv4.tcp_fin_timeout	' "$journal" || true)"
+check_rc "status exits 0" 0 nettune status
+check_match "the key overridden by the file" \
+	'^net.ipv4.tcp_fin_timeout +15 +30 +/etc/sysctl.d/70-local.conf  \(overridden\)$' "$out"
+check_rc "revert" 0 nettune revert
+check_eq "leaves the administrator's value" 30 "$(sysctl_value net.ipv4.tcp_fin_timeout)"
+rm "$tree/etc/sysctl.d/70-local.conf"
+echo "$fin" > "$(key_path net.ipv4.tcp_fin_timeout)"
+
 # Values the kernel does not take as written. The journal must keep the
 # original and what the kernel really holds, so revert and purge still work.
 fin=$(sysctl_value net.ipv4.tcp_fin_timeout)
