@@ -160,10 +160,12 @@ check_fragment_profile() {
 		/tmp/profile.want /tmp/profile.got
 }
 
-# check_fragment_live: every "key = value" of the sysctl fragment is the
-# live value of key, white space normalized.
+# check_fragment_live [KEY]: every "key = value" of the sysctl fragment is
+# the live value of key, white space normalized; but KEY, which another
+# file sets at boot.
+# shellcheck disable=SC2120 # scenario 5 passes KEY
 check_fragment_live() {
-	fragment_settings "$NT_SYSCTL" >/tmp/fragment.settings
+	fragment_settings "$NT_SYSCTL" | awk -v but="${1:-}" '$1 != but' >/tmp/fragment.settings
 	_n=0
 	while read -r _key _value; do
 		check_sysctl "$_key" "$_value"
