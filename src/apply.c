@@ -276,19 +276,15 @@ static void say_set(const struct context *ctx, const struct assignment *a, const
  * live value is not ours to write, so apply records no original for it; a
  * record of an earlier apply stays, and revert and purge put the original
  * back only while the key still has the value apply gave it. */
-static bool left_to_other_file(const struct context *ctx, const struct assignments *all,
-			       const struct assignment *a)
+static void say_left_alone(const struct context *ctx, const struct assignment *a,
+			   const struct assignment *theirs)
 {
-	const struct assignment *theirs = overrides_find(all, a->key);
 	char file[TEXT_ESCAPED_SIZE(sizeof(theirs->file))];
 	char value[TEXT_ESCAPED_SIZE(VALUE_MAX)];
 
-	if (!theirs)
-		return false;
 	printf("left %s alone: %s%s sets it to %s at boot\n", a->key, ctx->root,
 	       text_escape(theirs->file, file, sizeof(file)),
 	       text_escape(theirs->value, value, sizeof(value)));
-	return true;
 }
 
 /* Sets one key of the fragment: returns an outcome, or -errno on a real
@@ -300,13 +296,16 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 		     const struct assignments *all, const struct assignment *a,
 		     struct state *state)
 {
+	const struct assignment *theirs = overrides_find(all, a->key);
 	char live[VALUE_MAX + 1];
 	const char *side_effect;
 	struct record *rec;
 	int r, w;
 
-	if (left_to_other_file(ctx, all, a))
+	if (theirs) {
+		say_left_alone(ctx, a, theirs);
 		return OUTCOME_OTHER_FILE;
+	}
 	r = sysctl_read(ctx->root, a->key, live, sizeof(live));
 	if (r < 0)
 		return key_failed(a, false, r);
