@@ -271,7 +271,8 @@ check_rc "and status" 1 timeout 10 "$bin" --root "$t" status
 rm "$t$fragment"
 mv "$work/frag" "$t$fragment"
 mkfifo "$t/etc/sysctl.d/70-fifo.conf"
-"$bin" --root "$t" apply >/dev/null
+check_rc "a FIFO among the sysctl.d files does not block apply" 0 timeout 10 "$bin" --root "$t" apply
+check_match "which names it too" "70-fifo.conf is a FIFO: systemd-sysctl blocks reading it at boot" "$out"
 check_rc "a FIFO among the sysctl.d files does not block status" 3 timeout 10 "$bin" --root "$t" status
 check_match "which says systemd-sysctl would block on it" "70-fifo.conf is a FIFO: systemd-sysctl blocks reading it at boot and applies nothing" "$out"
 "$bin" --root "$t" revert >/dev/null
