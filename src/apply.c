@@ -16,11 +16,13 @@
 #include "modulesd.h"
 #include "modload.h"
 #include "nettune.h"
+#include "overrides.h"
 #include "render.h"
 #include "state.h"
 #include "sysctl.h"
 #include "sysctld.h"
 #include "takeover.h"
+#include "utf8.h"
 
 /* Changing this machine's kernel and its record takes root; without it the
  * writes would fail one by one and look like a read-only /proc/sys. A tree
@@ -133,6 +135,7 @@ enum outcome {
 	OUTCOME_SKIPPED,
 	OUTCOME_UNCHANGED,
 	OUTCOME_SET,
+	OUTCOME_OTHER_FILE,
 };
 
 /* Writing the value of a row that names a module makes the kernel load it
@@ -268,14 +271,32 @@ static void say_set(const struct context *ctx, const struct assignment *a, const
 		printf("set %s = %s (was %s)\n", a->key, a->value, was);
 }
 
+/* A key another file sets at boot, after the fragment in systemd-sysctl's
+ * order, is that file's: the administrator's, or the installer's kept. Its
+ * live value is not ours to write, so apply records no original for it; a
+ * record of an earlier apply stays, and revert and purge put the original
+ * back only while the key still has the value apply gave it. */
+static void say_left_alone(const struct context *ctx, const struct assignment *a,
+			   const struct assignment *theirs)
+{
+	char file[TEXT_ESCAPED_SIZE(sizeof(theirs->file))];
+	char value[TEXT_ESCAPED_SIZE(VALUE_MAX)];
+
+	printf("left %s alone: %s%s sets it to %s at boot\n", a->key, ctx->root,
+	       text_escape(theirs->file, file, sizeof(file)),
+	       text_escape(theirs->value, value, sizeof(value)));
+}
+
 /* Sets one key of the fragment: returns an outcome, or -errno on a real
  * failure. The record is written ahead: the original and the value about to
  * be written are on disk before the kernel changes, and what the kernel then
  * holds after it, so that a run killed at any point leaves a record revert
  * can trust. */
 static int apply_one(const struct context *ctx, const struct sysinfo *info,
-		     const struct assignment *a, struct state *state)
+		     const struct assignments *all, const struct assignment *a,
+		     struct state *state)
 {
+	const struct assignment *theirs = overrides_find(all, a->key);
 	char live[VALUE_MAX + 1];
 	const char *side_effect;
 	struct record *rec;
@@ -287,6 +308,10 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 			    "could not put back; set it in a sysctl.d file of your own",
 			    a->key, a->value);
 		return OUTCOME_SKIPPED;
+	}
+	if (theirs) {
+		say_left_alone(ctx, a, theirs);
+		return OUTCOME_OTHER_FILE;
 	}
 	r = sysctl_read(ctx->root, a->key, live, sizeof(live));
 	if (r < 0)
@@ -339,37 +364,41 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 	return OUTCOME_SET;
 }
 
-static bool in_fragment(const struct assignments *fragment, const char *key)
+/* Whether the fragment sets key to value. */
+static bool fragment_sets(const struct assignments *fragment, const char *key,
+			  const char *value)
 {
-	for (size_t i = 0; i < fragment->n; i++)
-		if (strcmp(fragment->items[i].key, key) == 0)
-			return true;
-	return false;
+	const struct assignment *a = sysctld_winner(fragment, key);
+
+	return a && !a->glob && strcmp(a->value, value) == 0;
 }
 
 /* A record stays while the fragment sets its key; a list a key widens (the
- * allowed congestion controls), while the fragment sets that key. */
+ * allowed congestion controls), while the fragment sets that key to the
+ * value that widens it (bbr, not cubic). */
 static bool fragment_keeps(const struct assignments *fragment, const char *key)
 {
 	for (size_t i = 0; i < fragment->n; i++) {
-		const struct tunable *t = tunable_find(fragment->items[i].key);
+		const struct assignment *a = &fragment->items[i];
+		const struct tunable *t = tunable_find(a->key);
 
-		if (strcmp(fragment->items[i].key, key) == 0 ||
-		    (t && t->widens && strcmp(t->widens, key) == 0))
+		if (strcmp(a->key, key) == 0 ||
+		    (t && t->widens && strcmp(t->widens, key) == 0 &&
+		     strcmp(a->value, t->value) == 0))
 			return true;
 	}
 	return false;
 }
 
 /* A module the profile loads at boot that is blacklisted: the fragment was
- * rendered without its key, which stays the kernel's. */
+ * rendered without the value that needs it, and the key stays the kernel's. */
 static void note_blacklisted(const struct sysinfo *info,
 			     const struct assignments *fragment)
 {
 	for (size_t i = 0; i < n_tunables; i++) {
 		const struct tunable *t = &tunables[i];
 
-		if (t->module_at_boot && !in_fragment(fragment, t->key) &&
+		if (t->module_at_boot && !fragment_sets(fragment, t->key, t->value) &&
 		    sysinfo_module_state(info, t->module) == MODSTATE_BLACKLISTED)
 			printf("%s is blacklisted in modprobe.d: %s stays the kernel's.\n",
 			       t->module, t->key);
@@ -421,10 +450,12 @@ static int start(const struct command *cmd, struct context *ctx, int argc, char 
 
 static int do_apply(struct context *ctx, int argc, char **argv)
 {
-	struct assignments fragment = { 0 };
+	struct assignments fragment = { 0 }, all = { 0 };
+	struct other_files other = { ctx->root, false };
+	const struct sysctld_report report = { overrides_report_file, &other };
 	struct modules modules = { 0 };
 	struct state state = { 0 };
-	unsigned counts[3] = { 0 };
+	unsigned counts[4] = { 0 };
 	struct sysinfo info;
 	int r, ret = 0, lock, bad_lines, status;
 
@@ -442,9 +473,16 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 		assignments_free(&fragment);
 		return EXIT_FAILURE;
 	}
-	if (journal_load_or_log(ctx, &state) < 0) {
+	/* Which file sets each key at boot, read under the lock that a
+	 * takeover moving the installer's file away holds too. A file that
+	 * cannot be read is named, and sets nothing here. */
+	r = sysctld_load_all(ctx->root, &fragment, &all, &report);
+	if (r < 0)
+		log_error("cannot read sysctl.d: %s", file_strerror(r));
+	if (r < 0 || journal_load_or_log(ctx, &state) < 0) {
 		state_unlock(ctx->root, lock);
 		assignments_free(&fragment);
+		assignments_free(&all);
 		return EXIT_FAILURE;
 	}
 
@@ -454,7 +492,7 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	ret = load_modules(ctx, &info, &modules);
 	note_blacklisted(&info, &fragment);
 	for (size_t i = 0; i < fragment.n; i++) {
-		r = apply_one(ctx, &info, &fragment.items[i], &state);
+		r = apply_one(ctx, &info, &all, &fragment.items[i], &state);
 		if (r >= 0)
 			counts[r]++;
 		else
@@ -470,12 +508,17 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	r = journal_save_or_log(ctx, &state);
 	ret = ret ?: r;
 	state_unlock(ctx->root, lock);
-	printf("%s %u key%s, %u already in effect, %u skipped.\n",
+	printf("%s %u key%s, %u already in effect, %u skipped",
 	       ctx->dry_run ? "Would set" : "Set", counts[OUTCOME_SET],
 	       counts[OUTCOME_SET] == 1 ? "" : "s", counts[OUTCOME_UNCHANGED],
 	       counts[OUTCOME_SKIPPED]);
+	if (counts[OUTCOME_OTHER_FILE] > 0)
+		printf(", %u left to %s", counts[OUTCOME_OTHER_FILE],
+		       counts[OUTCOME_OTHER_FILE] == 1 ? "another file" : "other files");
+	printf(".\n");
 
 	assignments_free(&fragment);
+	assignments_free(&all);
 	state_free(&state);
 	return ret < 0 || bad_lines > 0 ? EXIT_FAILURE : EXIT_SUCCESS;
 }

@@ -17,18 +17,27 @@
 
 #define SYSCTL_CONF "/etc/sysctl.conf"
 
-/* For each key of the fragment, the assignment systemd-sysctl applies last
- * when it is not ours. A glob never counts: systemd-sysctl skips a key that
- * a file sets explicitly, and the fragment sets each of its keys so. */
+/* The assignment systemd-sysctl applies last for a key of the fragment,
+ * when it is another file's; NULL when boot takes the fragment's. A glob
+ * never counts: systemd-sysctl skips a key that a file sets explicitly, and
+ * the fragment sets each of its keys so. */
+const struct assignment *overrides_find(const struct assignments *all, const char *key)
+{
+	const struct assignment *w = sysctld_winner(all, key);
+
+	return w && !w->glob && strcmp(w->file, FRAGMENT_SYSCTL) != 0 ? w : NULL;
+}
+
+/* For each key of the fragment, the other file's assignment that wins. */
 size_t overrides_collect(const struct assignments *fragment,
 			 const struct assignments *all, struct override *ret, size_t max)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < fragment->n && n < max; i++) {
-		const struct assignment *w = sysctld_winner(all, fragment->items[i].key);
+		const struct assignment *w = overrides_find(all, fragment->items[i].key);
 
-		if (w && !w->glob && strcmp(w->file, FRAGMENT_SYSCTL) != 0)
+		if (w)
 			ret[n++] = (struct override){ &fragment->items[i], w };
 	}
 	return n;
@@ -69,6 +78,33 @@ static void print_overrides(const struct context *ctx, const struct override *o,
 				       o[j].ours->key);
 		if (count > 0)
 			printf("\n");
+	}
+}
+
+/* What systemd-sysctl will make of the other files at boot, where it differs
+ * from their text: an entry it cannot read, or that blocks it, the end of a
+ * file it stops reading. */
+void overrides_report_file(void *userdata, const char *file, unsigned line, int error)
+{
+	struct other_files *o = userdata;
+	const char *root = o->root;
+
+	if (line > 0) {
+		log_warning("%s%s:%u: %s", root, file, line, sysctld_strerror(error));
+	} else if (error == -EISDIR || error == -ENXIO) {
+		log_warning("%s%s: %s: systemd-sysctl fails to read it, and it hides any "
+			    "file of its name in a later directory",
+			    root, file, strerror(-error));
+	} else if (error == -EAGAIN) {
+		log_warning("%s%s is a FIFO: systemd-sysctl blocks reading it at boot and "
+			    "applies nothing",
+			    root, file);
+		o->unknown = true;
+	} else {
+		log_warning("cannot read %s%s: %s; what systemd-sysctl sets at boot is "
+			    "unknown",
+			    root, file, file_strerror(error));
+		o->unknown = true;
 	}
 }
 

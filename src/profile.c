@@ -14,9 +14,16 @@
 const struct tunable tunables[] = {
 	{ "net.core.default_qdisc", RULE_FQ, "fq", 0, SCOPE_GLOBAL,
 	  "fq gives BBR precise pacing; without it BBR falls back to one hrtimer per socket.",
+	  .otherwise = "fq_codel",
+	  .otherwise_reason =
+		  "Debian's default, named so that another file's qdisc shows as "
+		  "an override.",
 	  .module = "sch_fq", .new_qdiscs_only = true },
 	{ "net.ipv4.tcp_congestion_control", RULE_BBR, "bbr", 0, SCOPE_NETNS,
 	  "BBR: on long, lossy links loss is not congestion, so do not back off on it.",
+	  .otherwise = "cubic",
+	  .otherwise_reason = "The kernel's default, named so that another file's choice "
+			      "shows as an override.",
 	  .module = "tcp_bbr", .available = "net.ipv4.tcp_available_congestion_control",
 	  .module_at_boot = true,
 	  .module_note = "BBR congestion control, a loadable module in this kernel.",
@@ -218,7 +225,7 @@ void profile_compute(const struct sysinfo *info, enum congestion choice,
 
 	p.why = decide_bbr(info, choice, &bbr);
 	fq = bbr && modstate_usable(rule_modstate(info, RULE_FQ));
-	p.congestion = !bbr ? "left to the kernel (cubic and fq_codel by default)." :
+	p.congestion = !bbr ? "cubic with the fq_codel qdisc, Debian's defaults." :
 		       fq   ? "bbr with the fq qdisc." :
 			      "bbr; this kernel has no fq qdisc, so BBR paces itself.";
 	p.no_module = !bbr ? "BBR is not used." : "BBR is built into this kernel.";
@@ -231,17 +238,16 @@ void profile_compute(const struct sysinfo *info, enum congestion choice,
 		const struct tunable *t = &tunables[i];
 		struct setting *s = &p.settings[p.n_settings];
 		uint64_t max = p.buffer_max > t->floor ? p.buffer_max : t->floor;
+		bool holds = true;
 
 		switch (t->rule) {
 		case RULE_BBR:
-			if (!bbr)
-				continue;
-			snprintf(s->value, sizeof(s->value), "%s", t->value);
-			break;
 		case RULE_FQ:
-			if (!fq)
+			holds = t->rule == RULE_BBR ? bbr : fq;
+			if (!holds && !t->otherwise)
 				continue;
-			snprintf(s->value, sizeof(s->value), "%s", t->value);
+			snprintf(s->value, sizeof(s->value), "%s",
+				 holds ? t->value : t->otherwise);
 			break;
 		case RULE_FIXED:
 			snprintf(s->value, sizeof(s->value), "%s", t->value);
@@ -255,9 +261,9 @@ void profile_compute(const struct sysinfo *info, enum congestion choice,
 		}
 		s->key = t->key;
 		s->optional = t->scope == SCOPE_GLOBAL;
-		s->reason = t->reason;
+		s->reason = holds ? t->reason : t->otherwise_reason;
 		p.n_settings++;
-		if (t->module_at_boot && p.n_modules < SYSINFO_MODULES_MAX &&
+		if (holds && t->module_at_boot && p.n_modules < SYSINFO_MODULES_MAX &&
 		    loadable(sysinfo_module_state(info, t->module))) {
 			p.module_notes[p.n_modules] = t->module_note;
 			p.modules[p.n_modules++] = t->module;

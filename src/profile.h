@@ -15,8 +15,8 @@ enum congestion {
 
 enum rule {
 	RULE_FIXED, /* always this value */
-	RULE_BBR, /* only when BBR is chosen */
-	RULE_FQ, /* only when BBR is chosen and fq is available */
+	RULE_BBR, /* value when BBR is chosen, else otherwise */
+	RULE_FQ, /* value when BBR is chosen and fq is available, else otherwise */
 	RULE_BUFFER_MAX, /* the buffer maximum */
 	RULE_BUFFER_VECTOR, /* "min default" followed by the buffer maximum */
 };
@@ -33,6 +33,11 @@ struct tunable {
 	uint64_t floor; /* buffer rules: never below the kernel's default */
 	enum scope scope;
 	const char *reason;
+	/* What a row whose rule does not hold sets instead, and why: a default
+	 * the fragment names is the profile's, so that a later file that sets
+	 * another value is an override, not a silent change. */
+	const char *otherwise;
+	const char *otherwise_reason;
 	/* What a few rows need beyond their value. Callers ask the row, found
 	 * with tunable_find(), and never compare keys. */
 	const char *module; /* writing value makes the kernel load it by name */

@@ -13,6 +13,7 @@
 #include "log.h"
 #include "modulesd.h"
 #include "nettune.h"
+#include "overrides.h"
 #include "qdisc.h"
 #include "route.h"
 #include "render.h"
@@ -284,38 +285,6 @@ static void status_modules(const struct context *ctx, struct report *r)
 	}
 }
 
-struct other_files {
-	const struct context *ctx;
-	bool unknown;
-};
-
-/* What systemd-sysctl will make of the other files at boot, where it differs
- * from their text: an entry it cannot read, or that blocks it, the end of a
- * file it stops reading. */
-static void report_other_file(void *userdata, const char *file, unsigned line, int error)
-{
-	struct other_files *o = userdata;
-	const char *root = o->ctx->root;
-
-	if (line > 0) {
-		log_warning("%s%s:%u: %s", root, file, line, sysctld_strerror(error));
-	} else if (error == -EISDIR || error == -ENXIO) {
-		log_warning("%s%s: %s: systemd-sysctl fails to read it, and it hides any "
-			    "file of its name in a later directory",
-			    root, file, strerror(-error));
-	} else if (error == -EAGAIN) {
-		log_warning("%s%s is a FIFO: systemd-sysctl blocks reading it at boot and "
-			    "applies nothing",
-			    root, file);
-		o->unknown = true;
-	} else {
-		log_warning("cannot read %s%s: %s; what systemd-sysctl sets at boot is "
-			    "unknown",
-			    root, file, file_strerror(error));
-		o->unknown = true;
-	}
-}
-
 struct status_args {
 	enum {
 		FORMAT_TEXT,
@@ -412,8 +381,8 @@ static int mark_reassigned(const struct assignments *fragment, bool **ret)
 static int status_collect(const struct context *ctx, struct report *r,
 			  struct assignments *fragment, struct assignments *all)
 {
-	struct other_files other = { ctx, false };
-	const struct sysctld_report report = { report_other_file, &other };
+	struct other_files other = { ctx->root, false };
+	const struct sysctld_report report = { overrides_report_file, &other };
 	struct sysinfo made_for;
 	bool *earlier = NULL;
 	int bad_lines, err;
@@ -471,7 +440,9 @@ static int status_collect(const struct context *ctx, struct report *r,
 					 .wanted = a,
 					 .profile = p ? p->value : NULL };
 		status_key(ctx, r, all, k);
-		if (t && t->new_qdiscs_only)
+		/* fq is the qdisc an interface may still lack; fq_codel,
+		 * where BBR is not used, is Debian's default already. */
+		if (t && t->new_qdiscs_only && strcmp(a->value, t->value) == 0)
 			r->qdisc = a;
 	}
 	for (size_t i = 0; r->fragment_present && i < r->profile.n_settings; i++) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Prints the table of tunables, one row a line: key, when, scope, reason,
- * separated by tabs. tests/design-test.sh compares DESIGN.md with it. With
+ * separated by tabs; a row with a value for when its rule does not hold
+ * says it after ", else" in when, and its reason after "Else:". tests/design-test.sh compares DESIGN.md with it. With
  * --keys, every sysctl key the table names; with --modules, every module
  * its rows need: what the fixture trees must hold
  * (tests/vm/capture-fixtures.sh); with --journaled, every key the undo
@@ -81,11 +82,18 @@ int main(int argc, char **argv)
 	} else if (argc == 2 && strcmp(argv[1], "--journaled") == 0) {
 		print_journaled();
 	} else if (argc == 1) {
-		for (size_t i = 0; i < n_tunables; i++)
-			printf("%s\t%s\t%s\t%s\n", tunables[i].key,
-			       rule_to_string(tunables[i].rule),
-			       tunables[i].scope == SCOPE_GLOBAL ? "global" : "netns",
-			       tunables[i].reason);
+		for (size_t i = 0; i < n_tunables; i++) {
+			const struct tunable *t = &tunables[i];
+
+			printf("%s\t%s", t->key, rule_to_string(t->rule));
+			if (t->otherwise)
+				printf(", else %s", t->otherwise);
+			printf("\t%s\t%s", t->scope == SCOPE_GLOBAL ? "global" : "netns",
+			       t->reason);
+			if (t->otherwise)
+				printf(" Else: %s", t->otherwise_reason);
+			printf("\n");
+		}
 	} else {
 		fprintf(stderr,
 			"usage: dump-tunables [--keys | --modules | --journaled]\n");

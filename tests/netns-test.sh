@@ -21,14 +21,19 @@ if [ "${NETTUNE_IN_NETNS:-}" != 1 ]; then
 	# namespaces are not allowed; that is a failure, not a skip.
 	allowed=/proc/sys/net/ipv4/tcp_allowed_congestion_control
 	saved=$(cat "$allowed")
-	# A child namespace may only pick an algorithm the initial one allows.
-	case " $saved " in
-	*" bbr "*) ;;
-	*)
+	# A child namespace may only pick an algorithm the initial one allows:
+	# bbr, and cubic for a fragment that names it.
+	wanted=$saved
+	for algo in bbr cubic; do
+		case " $wanted " in
+		*" $algo "*) ;;
+		*) wanted="$wanted $algo" ;;
+		esac
+	done
+	if [ "$wanted" != "$saved" ]; then
 		trap 'echo "$saved" > "$allowed"' EXIT
-		echo "$saved bbr" > "$allowed"
-		;;
-	esac
+		echo "$wanted" > "$allowed"
+	fi
 	rc=0
 	NETTUNE_IN_NETNS=1 unshare --net "$0" "$@" || rc=$?
 	exit "$rc"
@@ -116,20 +121,41 @@ done
 check "the journal is gone" test ! -e "$tree/var/lib/wp-panel-nettune"
 check_rc "a second revert is harmless" 0 nettune revert
 
-# Switching to cubic later puts the recorded congestion control back.
+# Switching to cubic later sets cubic; revert puts the recorded congestion
+# control back.
 echo 75 > "$(key_path net.ipv4.tcp_keepalive_intvl)"
 orig_cc=$(sysctl_value net.ipv4.tcp_congestion_control)
 check_rc "apply again" 0 nettune apply
 check_eq "bbr is live" bbr "$(sysctl_value net.ipv4.tcp_congestion_control)"
 nettune render sysctl --congestion cubic > "$fragment"
 check_rc "apply after choosing cubic" 0 nettune apply
-check_eq "the original congestion control is back" \
-	"$orig_cc" "$(sysctl_value net.ipv4.tcp_congestion_control)"
+check_eq "cubic is live" cubic "$(sysctl_value net.ipv4.tcp_congestion_control)"
 check_eq "the other keys stay applied" 15 "$(sysctl_value net.ipv4.tcp_fin_timeout)"
 check_rc "revert" 0 nettune revert
+check_eq "the original congestion control is back" \
+	"$orig_cc" "$(sysctl_value net.ipv4.tcp_congestion_control)"
 check_eq "fin_timeout is back" \
 	"$(echo "$originals" | tr ';' '\n' | sed -n 's/^net.ipv4.tcp_fin_timeout=//p')" \
 	"$(sysctl_value net.ipv4.tcp_fin_timeout)"
+
+# An administrator's later file, live: apply leaves its key alone on the
+# real kernel, records nothing for it, and revert leaves its value.
+nettune render sysctl > "$fragment"
+fin=$(sysctl_value net.ipv4.tcp_fin_timeout)
+echo "net.ipv4.tcp_fin_timeout = 30" > "$tree/etc/sysctl.d/70-local.conf"
+echo 30 > "$(key_path net.ipv4.tcp_fin_timeout)"
+check_rc "apply with 70-local.conf setting tcp_fin_timeout" 0 nettune apply
+check_match "leaves it to that file" \
+	"^left net.ipv4.tcp_fin_timeout alone: $tree/etc/sysctl.d/70-local.conf sets it to 30 at boot\$" "$out"
+check_eq "which stays live" 30 "$(sysctl_value net.ipv4.tcp_fin_timeout)"
+check_eq "with no original recorded" "" "$(grep '^key	net.ipv4.tcp_fin_timeout	' "$journal" || true)"
+check_rc "status exits 0" 0 nettune status
+check_match "the key overridden by the file" \
+	'^net.ipv4.tcp_fin_timeout +15 +30 +/etc/sysctl.d/70-local.conf  \(overridden\)$' "$out"
+check_rc "revert" 0 nettune revert
+check_eq "leaves the administrator's value" 30 "$(sysctl_value net.ipv4.tcp_fin_timeout)"
+rm "$tree/etc/sysctl.d/70-local.conf"
+echo "$fin" > "$(key_path net.ipv4.tcp_fin_timeout)"
 
 # Values the kernel does not take as written. The journal must keep the
 # original and what the kernel really holds, so revert and purge still work.

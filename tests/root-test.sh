@@ -271,7 +271,8 @@ check_rc "and status" 1 timeout 10 "$bin" --root "$t" status
 rm "$t$fragment"
 mv "$work/frag" "$t$fragment"
 mkfifo "$t/etc/sysctl.d/70-fifo.conf"
-"$bin" --root "$t" apply >/dev/null
+check_rc "a FIFO among the sysctl.d files does not block apply" 0 timeout 10 "$bin" --root "$t" apply
+check_match "which names it too" "70-fifo.conf is a FIFO: systemd-sysctl blocks reading it at boot" "$out"
 check_rc "a FIFO among the sysctl.d files does not block status" 3 timeout 10 "$bin" --root "$t" status
 check_match "which says systemd-sysctl would block on it" "70-fifo.conf is a FIFO: systemd-sysctl blocks reading it at boot and applies nothing" "$out"
 "$bin" --root "$t" revert >/dev/null
@@ -480,10 +481,10 @@ echo 0 >"$t/sys/devices/system/cpu/online"
 "$bin" --root "$t" status >"$work/out" 2>&1 || true
 check_match "status warns when the CPU count changed" '^warning: the fragment was made for 2 CPUs, this machine has 1 now,$' "$(cat "$work/out")"
 check_match "and names what a new fragment would change" \
-	"^           net.ipv4.tcp_congestion_control: bbr -> \(not set: the kernel's default\)$" "$(cat "$work/out")"
+	"^           net.ipv4.tcp_congestion_control: bbr -> cubic$" "$(cat "$work/out")"
 check_match "each value" '^           net.core.default_qdisc: fq -> ' "$(cat "$work/out")"
 check_eq "and only those" 2 "$(grep -c '^           net\.' "$work/out")"
-check_eq "--json: the same two" "net.core.default_qdisc fq None net.ipv4.tcp_congestion_control bbr None" \
+check_eq "--json: the same two" "net.core.default_qdisc fq fq_codel net.ipv4.tcp_congestion_control bbr cubic" \
 	"$("$bin" --root "$t" status --json | python3 -c 'import json, sys
 print(" ".join("%s %s %s" % (c["key"], c["then"], c["now"]) for c in json.load(sys.stdin)["fragment"]["cpus_change"]))')"
 # With cubic chosen the CPU count decides nothing: a note, no warning.
@@ -604,10 +605,10 @@ check "the copy kept is the latest" cmp "$installer/99-wp-panel.conf.2cpu" \
 check_eq "and the journal has one step for it, with its mode" \
 	"file	/etc/sysctl.d/99-wp-panel.conf	0644	$(id -u)	$(id -g)	taken-over/99-wp-panel.conf" \
 	"$(grep '^file	' "$t$journal")"
-# The 2-CPU file sets the congestion control, which the 1-CPU fragment
-# leaves to the kernel: purge sets it again once the file is back.
+# The 2-CPU file sets the congestion control, which the 1-CPU fragment sets
+# too (cubic): its original is a kernel value apply records, not a step.
 check_eq "set again by purge: the keys of the latest file the fragment does not set" \
-	"net.core.rmem_default net.core.wmem_default net.core.default_qdisc net.ipv4.tcp_congestion_control" \
+	"net.core.rmem_default net.core.wmem_default" \
 	"$(sed -n 's/^set	\([^	]*\)	.*/\1/p' "$t$journal" | tr '\n' ' ' | sed 's/ $//')"
 check_eq "the kernel values stay recorded" "$(grep -c '^  net\.' "$expected/takeover/1cpu-journal")" \
 	"$(grep -c '^key	' "$t$journal" || true)"
@@ -713,6 +714,9 @@ printf 'net.core.default_qdisc=fq\nnet.ipv4.tcp_congestion_control=bbr\n' >"$t/e
 echo "net.ipv4.tcp_keepalive_* = 60" >"$t/etc/sysctl.d/70-glob.conf"
 left_alone bbr-takeover
 compare takeover bbr-overrides "$(run_out "$t" overrides)"
+# Live as the article's "sysctl --system" left them.
+echo fq >"$t/proc/sys/net/core/default_qdisc"
+echo bbr >"$t/proc/sys/net/ipv4/tcp_congestion_control"
 "$bin" --root "$t" apply >/dev/null
 check_rc "status exits 0 with 99-bbr.conf" 0 "$bin" --root "$t" status
 check_match "and notes it" \
@@ -721,6 +725,131 @@ ln -s ../sysctl.conf "$t/etc/sysctl.d/99-sysctl.conf"
 check_rc "sysctl.conf read through 99-sysctl.conf" 0 "$bin" --root "$t" overrides
 check_match "is listed as that file" "^$t/etc/sysctl.d/99-sysctl.conf sets 2 keys of " "$out"
 check_eq "and not noted" 0 "$(printf '%s\n' "$out" | grep -c '^note')"
+
+# --- A key another file sets at boot is that file's -------------------------
+
+# live_from FILE TREE: TREE's kernel as "sysctl -p FILE" leaves it, for the
+# keys the tree has (a vector tab-separated, as the kernel prints it).
+live_from() {
+	fragment_settings "$1" | while read -r _key _value; do
+		_path=$2/proc/sys/$(echo "$_key" | tr . /)
+		[ ! -f "$_path" ] || printf '%s\n' "$_value" | tr ' ' '\t' >"$_path"
+	done
+}
+# recorded KEY: KEY's kernel value step in the journal, or nothing.
+recorded() {
+	grep "^key	$1	" "$t$journal" 2>/dev/null || true
+}
+
+# README.Debian's override, applied: apply leaves the key alone and records
+# nothing for it; status calls it chosen; revert, as purge, leaves it.
+t=$(fresh debian13-2cpu)
+echo "net.ipv4.tcp_fin_timeout = 30" >"$t/etc/sysctl.d/70-local.conf"
+echo 30 >"$t/proc/sys/net/ipv4/tcp_fin_timeout"
+snapshot "$t" >"$work/before"
+check_rc "apply with 70-local.conf setting tcp_fin_timeout" 0 "$bin" --root "$t" apply
+check_match "says it leaves the key to that file" \
+	"^left net.ipv4.tcp_fin_timeout alone: $t/etc/sysctl.d/70-local.conf sets it to 30 at boot$" "$out"
+check_match "and counts it" '^Set 17 keys, 3 already in effect, 0 skipped, 1 left to another file\.$' "$out"
+check_eq "the administrator's value stays live" 30 "$(sysctl_value net.ipv4.tcp_fin_timeout "$t")"
+check_eq "and no original is recorded for it" "" "$(recorded net.ipv4.tcp_fin_timeout)"
+check_rc "status exits 0" 0 "$bin" --root "$t" status
+check_match "naming the file" \
+	'^net.ipv4.tcp_fin_timeout +15 +30 +/etc/sysctl.d/70-local.conf  \(overridden\)$' "$out"
+check_match "a choice" '^As chosen \(exit 0\): overridden\.$' "$out"
+check_rc "a second apply" 0 "$bin" --root "$t" apply
+check_match "leaves it alone again" '^Set 0 keys, 20 already in effect, 0 skipped, 1 left to another file\.$' "$out"
+check_rc "revert" 0 "$bin" --root "$t" revert
+snapshot "$t" >"$work/after"
+check "apply then revert with the override: the tree as it was" cmp -s "$work/before" "$work/after"
+
+# Not yet live: apply does not write the file's value either; status says
+# the kernel differs from what boot sets.
+t=$(fresh debian13-2cpu)
+echo "net.ipv4.tcp_fin_timeout = 30" >"$t/etc/sysctl.d/70-local.conf"
+check_rc "apply with 70-local.conf, its value not live" 0 "$bin" --root "$t" apply
+check_eq "the key keeps its value" 60 "$(sysctl_value net.ipv4.tcp_fin_timeout "$t")"
+check_rc "status exits 3" 3 "$bin" --root "$t" status
+check_match "drift, naming the file" \
+	'^net.ipv4.tcp_fin_timeout +15 +60 +/etc/sysctl.d/70-local.conf  DRIFT$' "$out"
+"$bin" --root "$t" revert >/dev/null
+
+# An override made after an earlier configure set the key: the original stays
+# recorded; revert, as purge, puts it back only while the key has the value
+# apply gave it.
+t=$(fresh debian13-2cpu)
+"$bin" --root "$t" apply >/dev/null
+echo "net.ipv4.tcp_fin_timeout = 30" >"$t/etc/sysctl.d/70-local.conf"
+echo 30 >"$t/proc/sys/net/ipv4/tcp_fin_timeout"
+check_rc "apply after the override, applied" 0 "$bin" --root "$t" apply
+check_eq "keeps the administrator's value" 30 "$(sysctl_value net.ipv4.tcp_fin_timeout "$t")"
+check_eq "and the original of the first apply" "key	net.ipv4.tcp_fin_timeout	60	15" \
+	"$(recorded net.ipv4.tcp_fin_timeout)"
+check_rc "status exits 0" 0 "$bin" --root "$t" status
+check_rc "revert" 0 "$bin" --root "$t" revert
+check_eq "leaves the administrator's value" 30 "$(sysctl_value net.ipv4.tcp_fin_timeout "$t")"
+t=$(fresh debian13-2cpu)
+"$bin" --root "$t" apply >/dev/null
+echo "net.ipv4.tcp_fin_timeout = 30" >"$t/etc/sysctl.d/70-local.conf"
+check_rc "apply after the override, not yet live" 0 "$bin" --root "$t" apply
+check_eq "leaves the value of the first apply" 15 "$(sysctl_value net.ipv4.tcp_fin_timeout "$t")"
+check_rc "status exits 3" 3 "$bin" --root "$t" status
+check_match "drift, naming the file" \
+	'^net.ipv4.tcp_fin_timeout +15 +15 +/etc/sysctl.d/70-local.conf  DRIFT$' "$out"
+check_rc "revert" 0 "$bin" --root "$t" revert
+check_eq "puts back the original of the first apply" 60 \
+	"$(sysctl_value net.ipv4.tcp_fin_timeout "$t")"
+
+# The installer's file kept (takeover declined), live as its sysctl -p left
+# the kernel: its port range and its vectors stay; status exits 0.
+t=$(fresh_legacy debian13-2cpu)
+cp "$installer/99-wp-panel.conf.2cpu" "$t/etc/sysctl.d/99-wp-panel.conf"
+live_from "$t/etc/sysctl.d/99-wp-panel.conf" "$t"
+check_rc "apply with the installer's file kept" 0 "$bin" --root "$t" apply
+check_match "leaves the port range to it" \
+	"^left net.ipv4.ip_local_port_range alone: $t/etc/sysctl.d/99-wp-panel.conf sets it to 1024 65535 at boot$" "$out"
+check_eq "which stays the installer's" "1024 65535" \
+	"$(sysctl_value net.ipv4.ip_local_port_range "$t")"
+check_eq "and records nothing for it" "" "$(recorded net.ipv4.ip_local_port_range)"
+check_eq "and so is every key of ours the file sets" 20 \
+	"$(printf '%s\n' "$out" | grep -c "^left [a-z0-9_.]* alone: $t/etc/sysctl.d/99-wp-panel.conf ")"
+check_rc "status exits 0" 0 "$bin" --root "$t" status
+check_match "the port range overridden" \
+	'^net.ipv4.ip_local_port_range +10240 65535 +1024 65535 +/etc/sysctl.d/99-wp-panel.conf  \(overridden\)$' "$out"
+"$bin" --root "$t" revert >/dev/null
+
+# 1 CPU and the article's 99-bbr.conf, live: the fragment names cubic and
+# fq_codel, so the file's bbr and fq are an override, named with the file.
+t=$(fresh_legacy debian13-1cpu)
+cp "$legacy/99-bbr.conf" "$t/etc/sysctl.d/99-bbr.conf"
+live_from "$legacy/99-bbr.conf" "$t"
+check_rc "1 CPU, 99-bbr.conf: overrides" 0 "$bin" --root "$t" overrides
+check_match "names the file" \
+	"^$t/etc/sysctl.d/99-bbr.conf sets 2 keys of $t/etc/sysctl.d/60-wp-panel-nettune.conf at boot, after it:$" "$out"
+check_match "with bbr against ours" '^  net.ipv4.tcp_congestion_control = bbr \(ours: cubic\)$' "$out"
+check_match "and fq" '^  net.core.default_qdisc = fq \(ours: fq_codel\)$' "$out"
+check_rc "apply" 0 "$bin" --root "$t" apply
+check_eq "leaves bbr and fq live" "bbr fq" "$(sysctl_value net.ipv4.tcp_congestion_control "$t") \
+$(sysctl_value net.core.default_qdisc "$t")"
+check_rc "status exits 0" 0 "$bin" --root "$t" status
+check_match "the congestion control overridden by the file" \
+	'^net.ipv4.tcp_congestion_control +cubic +bbr +/etc/sysctl.d/99-bbr.conf  \(overridden\)$' "$out"
+check_match "and the qdisc" \
+	'^net.core.default_qdisc +fq_codel +fq +/etc/sysctl.d/99-bbr.conf  \(overridden\)$' "$out"
+"$bin" --root "$t" revert >/dev/null
+
+# cubic chosen on 2 CPUs where another file turns BBR on: the same.
+t=$(fresh_legacy debian13-2cpu)
+install_fragments "$t" --congestion cubic
+cp "$legacy/99-bbr.conf" "$t/etc/sysctl.d/99-bbr.conf"
+live_from "$legacy/99-bbr.conf" "$t"
+check_rc "cubic chosen, 99-bbr.conf: overrides" 0 "$bin" --root "$t" overrides
+check_match "names bbr against ours" '^  net.ipv4.tcp_congestion_control = bbr \(ours: cubic\)$' "$out"
+check_rc "apply" 0 "$bin" --root "$t" apply
+check_eq "leaves bbr live" bbr "$(sysctl_value net.ipv4.tcp_congestion_control "$t")"
+check_rc "status exits 0" 0 "$bin" --root "$t" status
+check_match "the congestion control overridden by the file" \
+	'^net.ipv4.tcp_congestion_control +cubic +bbr +/etc/sysctl.d/99-bbr.conf  \(overridden\)$' "$out"
 
 # --- The undo journal, and the records of earlier versions it replaces -------
 
@@ -752,18 +881,19 @@ check_rc "apply" 0 "$bin" --root "$t" apply
 check_eq "the same after apply" \
 	"net.core.rmem_default=262144 net.core.wmem_default=262144" "$(sets)"
 install_fragments "$t" --congestion cubic
-check_rc "apply with cubic, a fragment that no longer sets the congestion control" 0 \
+check_rc "apply with cubic, a fragment that names cubic and fq_codel" 0 \
 	"$bin" --root "$t" apply
-check_eq "the keys of the file it stopped setting are set again by purge" \
-	"net.core.rmem_default=262144 net.core.wmem_default=262144 net.core.default_qdisc=fq net.ipv4.tcp_congestion_control=bbr" \
-	"$(sets)"
+check_eq "the keys of the file set again by purge are still the two" \
+	"net.core.rmem_default=262144 net.core.wmem_default=262144" "$(sets)"
+check_eq "cubic is back, its original: no kernel value recorded for it" \
+	"cubic 0" "$(sysctl_value net.ipv4.tcp_congestion_control "$t") \
+$(grep -c '^key	net.ipv4.tcp_congestion_control	' "$t$journal" || true)"
 check_rc "journal exits 0" 0 "$bin" --root "$t" journal
-check_match "and shows them after the file" '^    then net.ipv4.tcp_congestion_control = bbr, from that file$' "$out"
+check_match "and shows them after the file" '^    then net.core.wmem_default = 262144, from that file$' "$out"
 echo "net.core.rmem_default = 212992" >>"$t$fragment"
 check_rc "apply with a fragment that sets rmem_default" 0 "$bin" --root "$t" apply
 check_eq "rmem_default is no longer set again by purge" \
-	"net.core.wmem_default=262144 net.core.default_qdisc=fq net.ipv4.tcp_congestion_control=bbr" \
-	"$(sets)"
+	"net.core.wmem_default=262144" "$(sets)"
 install_fragments "$t"
 check_rc "apply with bbr again" 0 "$bin" --root "$t" apply
 check_eq "the two keys again" "net.core.rmem_default=262144 net.core.wmem_default=262144" "$(sets)"

@@ -12,7 +12,8 @@
 #include "util.h"
 
 /* Invariants of the table: keys valid and unique, a reason on every row
- * that fits on one comment line, global keys marked optional. */
+ * (and on its value where the rule does not hold) that fits on one comment
+ * line, global keys marked optional. */
 static void test_table(void **state _unused_)
 {
 	assert_true(n_tunables <= SETTINGS_MAX);
@@ -30,6 +31,17 @@ static void test_table(void **state _unused_)
 		else
 			assert_non_null(t->value);
 		assert_ptr_equal(tunable_find(t->key), t);
+		/* A value for where the rule does not hold, with its reason,
+		 * only on the rows whose rule can fail. */
+		if (t->otherwise) {
+			assert_true(t->rule == RULE_BBR || t->rule == RULE_FQ);
+			assert_string_not_equal(t->otherwise, t->value);
+			assert_non_null(t->otherwise_reason);
+			assert_true(strlen(t->otherwise_reason) > 10 &&
+				    strlen(t->otherwise_reason) <= 88);
+		} else {
+			assert_null(t->otherwise_reason);
+		}
 		/* The special handling hangs off a module's value, and names
 		 * valid keys that are not rows of their own. */
 		if (t->available || t->module_at_boot || t->widens)
@@ -146,23 +158,32 @@ static void test_congestion(void **state _unused_)
 		assert_int_equal(sysinfo_set_module_state(&info, "sch_fq", cases[i].fq),
 				 0);
 		profile_compute(&info, cases[i].choice, &p);
+		/* Named on every machine: a later file that sets another value
+		 * is then an override. */
 		cc = profile_find(&p, "net.ipv4.tcp_congestion_control");
 		qdisc = profile_find(&p, "net.core.default_qdisc");
-		if ((cc != NULL) != cases[i].want_bbr ||
-		    (qdisc != NULL) != cases[i].want_fq)
-			fail_msg("case %zu: bbr %d fq %d", i, cc != NULL, qdisc != NULL);
-		if (cc)
-			assert_string_equal(cc->value, "bbr");
-		if (qdisc) {
-			assert_string_equal(qdisc->value, "fq");
-			assert_true(qdisc->optional);
-		}
+		assert_non_null(cc);
+		assert_non_null(qdisc);
+		if ((strcmp(cc->value, "bbr") == 0) != cases[i].want_bbr ||
+		    (strcmp(qdisc->value, "fq") == 0) != cases[i].want_fq)
+			fail_msg("case %zu: %s and %s", i, cc->value, qdisc->value);
+		assert_string_equal(cc->value, cases[i].want_bbr ? "bbr" : "cubic");
+		assert_string_equal(qdisc->value, cases[i].want_fq ? "fq" : "fq_codel");
+		assert_true(qdisc->optional);
+		/* Each value with its own reason. */
+		assert_ptr_equal(cc->reason,
+				 cases[i].want_bbr ?
+					 tunable_find(cc->key)->reason :
+					 tunable_find(cc->key)->otherwise_reason);
+		assert_ptr_equal(qdisc->reason,
+				 cases[i].want_fq ?
+					 tunable_find(qdisc->key)->reason :
+					 tunable_find(qdisc->key)->otherwise_reason);
 		assert_int_equal(p.n_modules, cases[i].module != NULL);
 		if (cases[i].module)
 			assert_string_equal(p.modules[0], cases[i].module);
 		assert_non_null(p.why);
-		/* Everything else is there whatever the congestion choice. */
-		assert_int_equal(p.n_settings, n_tunables - 2 + !!cc + !!qdisc);
+		assert_int_equal(p.n_settings, n_tunables);
 	}
 }
 

@@ -77,8 +77,9 @@ static void test_one_cpu_small_memory(void **state _unused_)
 	struct sysinfo info = machine(1, 500000, MODSTATE_MODULE, MODSTATE_MISSING);
 	char *text = render(&info, CONGESTION_AUTO, false);
 
-	assert_null(strstr(text, "tcp_congestion_control"));
-	assert_null(strstr(text, "default_qdisc"));
+	assert_non_null(strstr(text, "\nnet.ipv4.tcp_congestion_control = cubic\n"));
+	assert_non_null(strstr(text, "\n-net.core.default_qdisc = fq_codel\n"));
+	assert_null(strstr(text, "bbr\n"));
 	assert_non_null(strstr(text, "# Buffers: at most 8192 KiB, 1/64 of memory"));
 	assert_non_null(strstr(text, "\n-net.core.rmem_max = 8388608\n"));
 	free(text);

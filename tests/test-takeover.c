@@ -113,6 +113,14 @@ static void test_collect(void **state _unused_)
 
 	/* Never more than the caller has room for. */
 	assert_int_equal(overrides_collect(&fragment, &every, o, 1), 1);
+
+	/* What apply asks, key by key: the other file's assignment, or NULL
+	 * where boot takes the fragment's (a glob never counts). */
+	assert_ptr_equal(overrides_find(&every, "net.ipv4.tcp_fin_timeout"), &all[8]);
+	assert_ptr_equal(overrides_find(&every, "net.ipv4.ip_local_port_range"), &all[7]);
+	assert_null(overrides_find(&every, "net.core.somaxconn"));
+	assert_null(overrides_find(&every, "net.ipv4.tcp_keepalive_time"));
+	assert_null(overrides_find(&every, "net.ipv4.tcp_sack"));
 }
 
 int main(void)

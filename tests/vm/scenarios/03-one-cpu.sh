@@ -1,6 +1,6 @@
 # shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
-# 3. Install on 1 vCPU: cubic and fq_codel are kept (neither key in the
-#    fragment), no module in the modules fragment and tcp_bbr not loaded,
+# 3. Install on 1 vCPU: cubic and fq_codel are kept (the fragment names
+#    both), no module in the modules fragment and tcp_bbr not loaded,
 #    every other key of the profile live, status exits 0. Scenario 4 boots
 #    this disk again with 2 vCPUs.
 title="1 vCPU: cubic and fq_codel kept, the rest live"

@@ -17,7 +17,7 @@ wp-panel-nettune status >/host/status-resized.log 2>&1
 check "status warns that the fragment was made for 1 CPU" \
 	grep -Eqi 'warning: .*made for 1 CPU' /host/status-resized.log
 said "and that a new fragment would set BBR" status-resized \
-	'^ +net\.ipv4\.tcp_congestion_control: \(not set: the kernel.s default\) -> bbr$'
+	'^ +net\.ipv4\.tcp_congestion_control: cubic -> bbr$'
 check "dpkg-reconfigure -f noninteractive wp-panel-nettune" \
 	logged reconfigure dpkg-reconfigure -f noninteractive wp-panel-nettune
 check_profile_in_effect bbr

@@ -1,10 +1,11 @@
 # shellcheck shell=bash disable=SC2034 # title and needs are read by tests/vm/run
 # 15. The server of scenario 14 with the takeover question preseeded to
 #     false: the installer's file stays byte for byte, the install lists
-#     the keys it overrides (the port range among those that differ), and
-#     status exits 3 naming it: until the next boot the port range live is
-#     not the one boot sets (drift).
-title="installer's file, takeover preseeded false: left, listed, status 3"
+#     the keys it overrides (the port range among those that differ) and
+#     leaves each of them to it: the port range stays the installer's
+#     1024 65535, which boot sets too, and status exits 0 naming the file
+#     (overridden, a choice).
+title="installer's file, takeover preseeded false: left, listed, status 0"
 
 scenario() {
 	local dir
@@ -26,10 +27,12 @@ said "with the port range that differs" install \
 	'^  net.ipv4.ip_local_port_range = 1024 65535 \(ours: 10240 65535\)$'
 said "and the keys whose values are the same" install \
 	'^  the same as ours: net.core.default_qdisc, net.ipv4.tcp_congestion_control, '
-check_eq "status exits 3" 3 "$(nt_status)"
-# Live until the next boot, when the installer's 1024 wins.
+said "the install leaves the port range to it" install \
+	'^left net.ipv4.ip_local_port_range alone: /etc/sysctl.d/99-wp-panel.conf sets it to 1024 65535 at boot$'
+check_sysctl net.ipv4.ip_local_port_range "1024 65535"
+check_status_ok "with the installer's file kept"
 said "status names the file for the port range" status \
-	'^net.ipv4.ip_local_port_range +10240 65535 +10240 65535 +/etc/sysctl.d/99-wp-panel.conf +DRIFT$'
+	'^net.ipv4.ip_local_port_range +10240 65535 +1024 65535 +/etc/sysctl.d/99-wp-panel.conf +\(overridden\)$'
 said "and notes a key it sets to our value" status \
 	'^net.core.somaxconn +65535 +65535 +/etc/sysctl.d/99-wp-panel.conf +\(the same value as ours\)$'
 GUEST

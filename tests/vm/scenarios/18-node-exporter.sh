@@ -236,7 +236,7 @@ check "dpkg-reconfigure, cubic, on the edited fragment" \
 check "ucf kept it and left the new one beside it" test -f "$NT_SYSCTL.ucf-dist"
 state_round "reconfigured, a .ucf-dist" 3 outdated NettuneAlarm:outdated
 check_match "reconfigured: what a new fragment would change" \
-	'^           net.ipv4.tcp_congestion_control: bbr -> \(not set\)$' "$(cat /host/status.log)"
+	'^           net.ipv4.tcp_congestion_control: bbr -> cubic$' "$(cat /host/status.log)"
 check_match "reconfigured: the edit stays a choice" '\(edited; the profile: 65535\)$' "$(cat /host/status.log)"
 check_match "reconfigured: and how to take the rest" \
 	"render --congestion cubic sysctl' prints the new" "$(cat /host/status.log)"
