@@ -333,6 +333,38 @@ publish forgedtwo
 check_eq "publish: A's key with another public key beside it, refused in one line" \
 	"publish: $keyring.asc must hold the public key $A alone, not: pub $A pub $E" "$out"
 check "no site made for them" test ! -e "$work/site-forgedsec" -a ! -e "$work/site-forgedtwo"
+# E's public key beside A's in armor gpg skips and apt's sqv reads: a block
+# headed PGP MESSAGE, or one whose BEGIN line has four dashes. gpg lists A
+# alone; sqv takes E as a signer (where it is installed here to say so).
+# Beside A's key with both subkeys, in a keyring package 3 of a release
+# that passes every other check against what is served now.
+for k in a1 a12; do
+	sed 's/PGP PUBLIC KEY BLOCK/PGP MESSAGE/' "$work/e-public.asc" | cat "$work/key-$k.asc" - >"$work/forged-msg-$k.asc"
+	sed 's/^-----BEGIN/----BEGIN/' "$work/e-public.asc" | cat "$work/key-$k.asc" - >"$work/forged-dash-$k.asc"
+done
+echo signed >"$work/by-e"
+gpg --homedir "$work/gnupg-e" --batch --detach-sign -o "$work/by-e.sig" "$work/by-e" 2>/dev/null
+for f in msg dash; do
+	check_eq "the key file with E in armor gpg skips ($f): gpg lists A alone" "$A" \
+		"$(gpg --homedir "$work/gnupg-export" --batch --with-colons --show-keys "$work/forged-$f-a12.asc" 2>/dev/null |
+			awk -F: '$1 == "pub" || $1 == "sec" { k = 1; next } k && $1 == "fpr" { print $10; k = 0 }')"
+	if command -v sqv >/dev/null 2>&1; then
+		if sqv --help 2>&1 | grep -q -- --signature-file; then
+			set -- --signature-file "$work/by-e.sig" "$work/by-e"
+		else
+			set -- "$work/by-e.sig" "$work/by-e"
+		fi
+		check_eq "and sqv takes E's signature with it ($f)" "$E" \
+			"$(sqv --keyring "$work/forged-$f-a12.asc" "$@" 2>/dev/null)"
+	fi
+	deb "kr-3-forged-$f" "$keyring" 3 all "$work/forged-$f-a12.asc"
+	repo "forged$f" "$url" "$work/gnupg-a" "$A1" "$work/forged-$f-a12.asc" "amd64 arm64" \
+		nt-0.1.2 nt-0.1.2-arm64 "kr-3-forged-$f"
+	publish "forged$f"
+	check_eq "publish: A's key with E in armor gpg skips ($f), refused in one line" \
+		"publish: $keyring.asc is not the public key $A as gpg writes it out (gpg --armor --export): it holds more than gpg lists" "$out"
+	check "no site made for it ($f)" test ! -e "$work/site-forged$f"
+done
 
 if [ "$(id -u)" != 0 ] || ! unshare --mount true 2>/dev/null; then
 	note "skipped: the page's steps and the installer's patch (their mount namespace needs root and unshare)"
@@ -411,6 +443,14 @@ check_eq "the page's steps say why, in one line (secret key)" \
 check_eq "the page's steps say why, in one line (two keys)" \
 	"refused: the key file holds pub $A pub $E, not the public key $A alone" \
 	"$(grep -v '^apt-get' "$work/steps-two.log")"
+# A key file served with E in armor gpg skips: what is trusted is gpg's
+# export of A, which holds nothing else.
+forged_site page-msg "$work/forged-msg-a1.asc" kr-1
+rc=0
+sandbox "$work/steps-msg.log" sh "$work/steps.sh" || rc=$?
+check_eq "the page's steps, key file with E in armor gpg skips: exit 0" 0 "$rc"
+check_eq "they write gpg's export of A, not the file served" \
+	"$(written "$url/debian")" "$(cat "$work/steps-msg.log.files")"
 serve "$work/site-good"
 rc=0
 sandbox "$work/steps-good.log" sh "$work/steps.sh" || rc=$?
@@ -463,6 +503,12 @@ if [ -f "$installer" ] && [ "$(sha256sum <"$installer" | cut -d' ' -f1)" = \
 	check_match "the patch says why (two keys)" \
 		"wp-panel-nettune 仓库 key 文件不是单独一把公钥（pub $A pub $E），改用内置优化" \
 		"$(cat "$work/patch-two.log")"
+	serve "$work/site-page-msg"
+	rc=0
+	sandbox "$work/patch-msg.log" bash "$work/installer-run" || rc=$?
+	check_eq "the patch, key file with E in armor gpg skips: exit 0" 0 "$rc"
+	check_eq "it writes gpg's export of A, not the file served" \
+		"$(written "$url/debian/")" "$(cat "$work/patch-msg.log.files")"
 	serve "$work/site-good"
 	rc=0
 	sandbox "$work/patch-good.log" bash "$work/installer-run" || rc=$?
