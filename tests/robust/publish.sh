@@ -451,6 +451,17 @@ sandbox "$work/steps-msg.log" sh "$work/steps.sh" || rc=$?
 check_eq "the page's steps, key file with E in armor gpg skips: exit 0" 0 "$rc"
 check_eq "they write gpg's export of A, not the file served" \
 	"$(written "$url/debian")" "$(cat "$work/steps-msg.log.files")"
+# A key file of 2 MiB (the genuine key, then padding gpg ignores): the
+# download stops at 1 MiB, and so do the steps.
+{
+	cat "$work/key-a1.asc"
+	head -c 2097152 /dev/zero | tr '\0' '\n'
+} >"$work/huge.asc"
+forged_site page-huge "$work/huge.asc" kr-1
+rc=0
+sandbox "$work/steps-huge.log" sh "$work/steps.sh" || rc=$?
+check_eq "the page's steps, a key file of 2 MiB: they stop (curl: 63)" 63 "$rc"
+check_eq "the page's steps, a key file of 2 MiB: no key, no source written" "" "$(cat "$work/steps-huge.log.files")"
 serve "$work/site-good"
 rc=0
 sandbox "$work/steps-good.log" sh "$work/steps.sh" || rc=$?
@@ -509,6 +520,26 @@ if [ -f "$installer" ] && [ "$(sha256sum <"$installer" | cut -d' ' -f1)" = \
 	check_eq "the patch, key file with E in armor gpg skips: exit 0" 0 "$rc"
 	check_eq "it writes gpg's export of A, not the file served" \
 		"$(written "$url/debian/")" "$(cat "$work/patch-msg.log.files")"
+	# The 2 MiB key file, by curl and by wget (a PATH without curl).
+	serve "$work/site-page-huge"
+	rc=0
+	sandbox "$work/patch-huge.log" bash "$work/installer-run" || rc=$?
+	check_eq "the patch, a key file of 2 MiB: it falls back (exit 1)" 1 "$rc"
+	check_match "it says the key could not be downloaded" \
+		"wp-panel-nettune 仓库无法访问（key 下载失败），改用内置优化" "$(cat "$work/patch-huge.log")"
+	check_eq "the patch, a key file of 2 MiB: nothing left" "" "$(cat "$work/patch-huge.log.files")"
+	if command -v wget >/dev/null 2>&1; then
+		mkdir "$work/nocurl"
+		for c in /usr/sbin/* /usr/bin/*; do
+			[ "${c##*/}" = curl ] || ln -sf "$c" "$work/nocurl/"
+		done
+		rc=0
+		sandbox "$work/patch-huge-wget.log" env PATH="$work/stub:$work/nocurl" bash "$work/installer-run" || rc=$?
+		check_eq "the patch, a key file of 2 MiB by wget: it falls back (exit 1)" 1 "$rc"
+		check_match "it says the key could not be downloaded (wget)" \
+			"wp-panel-nettune 仓库无法访问（key 下载失败），改用内置优化" "$(cat "$work/patch-huge-wget.log")"
+		check_eq "the patch, a key file of 2 MiB by wget: nothing left" "" "$(cat "$work/patch-huge-wget.log.files")"
+	fi
 	serve "$work/site-good"
 	rc=0
 	sandbox "$work/patch-good.log" bash "$work/installer-run" || rc=$?
