@@ -366,6 +366,25 @@ for f in msg dash; do
 	check "no site made for it ($f)" test ! -e "$work/site-forged$f"
 done
 
+# The Ansible role's key script, given each key file as the inventory's key:
+# it refuses the secret block and the second key in one line, and for the
+# file with E in armor gpg skips it prints gpg's export of A alone.
+role_key=$top/examples/ansible/roles/wp_panel_nettune/files/trusted-key.sh
+for f in sec two msg-a1; do
+	rc=0
+	WP_PANEL_NETTUNE_KEY=$(cat "$work/forged-$f.asc") sh -s make "$A" <"$role_key" \
+		>"$work/role-$f.out" 2>"$work/role-$f.err" || rc=$?
+	echo "$rc" >"$work/role-$f.rc"
+done
+check_eq "the role's key script, key with a secret block: refused in one line" \
+	"1 wp_panel_nettune: the repository key holds secret key material: refused" \
+	"$(cat "$work/role-sec.rc") $(cat "$work/role-sec.err")"
+check_eq "the role's key script, two keys: refused in one line" \
+	"1 wp_panel_nettune: the repository key holds 2 certificates, not one: refused" \
+	"$(cat "$work/role-two.rc") $(cat "$work/role-two.err")"
+check_eq "the role's key script, E in armor gpg skips: exit 0" 0 "$(cat "$work/role-msg-a1.rc")"
+check "it prints gpg's export of A alone" cmp "$work/role-msg-a1.out" "$work/a-export.asc"
+
 if [ "$(id -u)" != 0 ] || ! unshare --mount true 2>/dev/null; then
 	note "skipped: the page's steps and the installer's patch (their mount namespace needs root and unshare)"
 	summary
