@@ -333,6 +333,57 @@ publish forgedtwo
 check_eq "publish: A's key with another public key beside it, refused in one line" \
 	"publish: $keyring.asc must hold the public key $A alone, not: pub $A pub $E" "$out"
 check "no site made for them" test ! -e "$work/site-forgedsec" -a ! -e "$work/site-forgedtwo"
+# E's public key beside A's in armor gpg skips and apt's sqv reads: a block
+# headed PGP MESSAGE, or one whose BEGIN line has four dashes. gpg lists A
+# alone; sqv takes E as a signer (where it is installed here to say so).
+# Beside A's key with both subkeys, in a keyring package 3 of a release
+# that passes every other check against what is served now.
+for k in a1 a12; do
+	sed 's/PGP PUBLIC KEY BLOCK/PGP MESSAGE/' "$work/e-public.asc" | cat "$work/key-$k.asc" - >"$work/forged-msg-$k.asc"
+	sed 's/^-----BEGIN/----BEGIN/' "$work/e-public.asc" | cat "$work/key-$k.asc" - >"$work/forged-dash-$k.asc"
+done
+echo signed >"$work/by-e"
+gpg --homedir "$work/gnupg-e" --batch --detach-sign -o "$work/by-e.sig" "$work/by-e" 2>/dev/null
+for f in msg dash; do
+	check_eq "the key file with E in armor gpg skips ($f): gpg lists A alone" "$A" \
+		"$(gpg --homedir "$work/gnupg-export" --batch --with-colons --show-keys "$work/forged-$f-a12.asc" 2>/dev/null |
+			awk -F: '$1 == "pub" || $1 == "sec" { k = 1; next } k && $1 == "fpr" { print $10; k = 0 }')"
+	if command -v sqv >/dev/null 2>&1; then
+		if sqv --help 2>&1 | grep -q -- --signature-file; then
+			set -- --signature-file "$work/by-e.sig" "$work/by-e"
+		else
+			set -- "$work/by-e.sig" "$work/by-e"
+		fi
+		check_eq "and sqv takes E's signature with it ($f)" "$E" \
+			"$(sqv --keyring "$work/forged-$f-a12.asc" "$@" 2>/dev/null)"
+	fi
+	deb "kr-3-forged-$f" "$keyring" 3 all "$work/forged-$f-a12.asc"
+	repo "forged$f" "$url" "$work/gnupg-a" "$A1" "$work/forged-$f-a12.asc" "amd64 arm64" \
+		nt-0.1.2 nt-0.1.2-arm64 "kr-3-forged-$f"
+	publish "forged$f"
+	check_eq "publish: A's key with E in armor gpg skips ($f), refused in one line" \
+		"publish: $keyring.asc is not the public key $A as gpg writes it out (gpg --armor --export): it holds more than gpg lists" "$out"
+	check "no site made for it ($f)" test ! -e "$work/site-forged$f"
+done
+
+# The Ansible role's key script, given each key file as the inventory's key:
+# it refuses the secret block and the second key in one line, and for the
+# file with E in armor gpg skips it prints gpg's export of A alone.
+role_key=$top/examples/ansible/roles/wp_panel_nettune/files/trusted-key.sh
+for f in sec two msg-a1; do
+	rc=0
+	WP_PANEL_NETTUNE_KEY=$(cat "$work/forged-$f.asc") sh -s make "$A" <"$role_key" \
+		>"$work/role-$f.out" 2>"$work/role-$f.err" || rc=$?
+	echo "$rc" >"$work/role-$f.rc"
+done
+check_eq "the role's key script, key with a secret block: refused in one line" \
+	"1 wp_panel_nettune: the repository key holds secret key material: refused" \
+	"$(cat "$work/role-sec.rc") $(cat "$work/role-sec.err")"
+check_eq "the role's key script, two keys: refused in one line" \
+	"1 wp_panel_nettune: the repository key holds 2 certificates, not one: refused" \
+	"$(cat "$work/role-two.rc") $(cat "$work/role-two.err")"
+check_eq "the role's key script, E in armor gpg skips: exit 0" 0 "$(cat "$work/role-msg-a1.rc")"
+check "it prints gpg's export of A alone" cmp "$work/role-msg-a1.out" "$work/a-export.asc"
 
 if [ "$(id -u)" != 0 ] || ! unshare --mount true 2>/dev/null; then
 	note "skipped: the page's steps and the installer's patch (their mount namespace needs root and unshare)"
@@ -411,6 +462,25 @@ check_eq "the page's steps say why, in one line (secret key)" \
 check_eq "the page's steps say why, in one line (two keys)" \
 	"refused: the key file holds pub $A pub $E, not the public key $A alone" \
 	"$(grep -v '^apt-get' "$work/steps-two.log")"
+# A key file served with E in armor gpg skips: what is trusted is gpg's
+# export of A, which holds nothing else.
+forged_site page-msg "$work/forged-msg-a1.asc" kr-1
+rc=0
+sandbox "$work/steps-msg.log" sh "$work/steps.sh" || rc=$?
+check_eq "the page's steps, key file with E in armor gpg skips: exit 0" 0 "$rc"
+check_eq "they write gpg's export of A, not the file served" \
+	"$(written "$url/debian")" "$(cat "$work/steps-msg.log.files")"
+# A key file of 2 MiB (the genuine key, then padding gpg ignores): the
+# download stops at 1 MiB, and so do the steps.
+{
+	cat "$work/key-a1.asc"
+	head -c 2097152 /dev/zero | tr '\0' '\n'
+} >"$work/huge.asc"
+forged_site page-huge "$work/huge.asc" kr-1
+rc=0
+sandbox "$work/steps-huge.log" sh "$work/steps.sh" || rc=$?
+check_eq "the page's steps, a key file of 2 MiB: they stop (curl: 63)" 63 "$rc"
+check_eq "the page's steps, a key file of 2 MiB: no key, no source written" "" "$(cat "$work/steps-huge.log.files")"
 serve "$work/site-good"
 rc=0
 sandbox "$work/steps-good.log" sh "$work/steps.sh" || rc=$?
@@ -463,6 +533,32 @@ if [ -f "$installer" ] && [ "$(sha256sum <"$installer" | cut -d' ' -f1)" = \
 	check_match "the patch says why (two keys)" \
 		"wp-panel-nettune 仓库 key 文件不是单独一把公钥（pub $A pub $E），改用内置优化" \
 		"$(cat "$work/patch-two.log")"
+	serve "$work/site-page-msg"
+	rc=0
+	sandbox "$work/patch-msg.log" bash "$work/installer-run" || rc=$?
+	check_eq "the patch, key file with E in armor gpg skips: exit 0" 0 "$rc"
+	check_eq "it writes gpg's export of A, not the file served" \
+		"$(written "$url/debian/")" "$(cat "$work/patch-msg.log.files")"
+	# The 2 MiB key file, by curl and by wget (a PATH without curl).
+	serve "$work/site-page-huge"
+	rc=0
+	sandbox "$work/patch-huge.log" bash "$work/installer-run" || rc=$?
+	check_eq "the patch, a key file of 2 MiB: it falls back (exit 1)" 1 "$rc"
+	check_match "it says the key could not be downloaded" \
+		"wp-panel-nettune 仓库无法访问（key 下载失败），改用内置优化" "$(cat "$work/patch-huge.log")"
+	check_eq "the patch, a key file of 2 MiB: nothing left" "" "$(cat "$work/patch-huge.log.files")"
+	if command -v wget >/dev/null 2>&1; then
+		mkdir "$work/nocurl"
+		for c in /usr/sbin/* /usr/bin/*; do
+			[ "${c##*/}" = curl ] || ln -sf "$c" "$work/nocurl/"
+		done
+		rc=0
+		sandbox "$work/patch-huge-wget.log" env PATH="$work/stub:$work/nocurl" bash "$work/installer-run" || rc=$?
+		check_eq "the patch, a key file of 2 MiB by wget: it falls back (exit 1)" 1 "$rc"
+		check_match "it says the key could not be downloaded (wget)" \
+			"wp-panel-nettune 仓库无法访问（key 下载失败），改用内置优化" "$(cat "$work/patch-huge-wget.log")"
+		check_eq "the patch, a key file of 2 MiB by wget: nothing left" "" "$(cat "$work/patch-huge-wget.log.files")"
+	fi
 	serve "$work/site-good"
 	rc=0
 	sandbox "$work/patch-good.log" bash "$work/installer-run" || rc=$?
