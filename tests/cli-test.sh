@@ -3,14 +3,18 @@
 # one pointing to --help, exit 2, nothing on standard output; --help, help
 # and each command's --help name every option the helper's own tables give
 # it (tests/dump-commands), and each option they name is taken; -V and
-# --version print the version of debian/changelog.
+# --version print the version of debian/changelog. The man page, from the
+# same tables: a subsection of COMMANDS for every command, listing each of
+# its options (a .TP tag), the global ones listed under OPTIONS, and
+# EXAMPLES ahead of FILES.
 #
-# usage: tests/cli-test.sh BINARY DUMP-COMMANDS
+# usage: tests/cli-test.sh BINARY DUMP-COMMANDS [MAN-PAGE]
 set -eu
 
 bin=$(realpath "$1")
 dump=$(realpath "$2")
 here=$(cd "$(dirname "$0")" && pwd)
+manpage=${3:-$here/../man/wp-panel-nettune.8}
 # shellcheck source=tests/lib.sh
 . "$here/lib.sh"
 work=$(mktemp -d /tmp/nettune-cli.XXXXXX)
@@ -170,6 +174,54 @@ done
 for word in 0 1 2 3 4; do
 	check_match "--help: exit status $word" "^  $word  [a-z]" "$main_help"
 done
+
+# The man page. man_part FROM TO: the source's lines from the one FROM
+# matches to the one before the next TO matches, with roff's \- as -, its
+# font escapes gone and each line between blanks.
+man_part() {
+	awk -v from="$1" -v to="$2" '
+		on && $0 ~ to { exit }
+		$0 ~ from { on = 1 }
+		on { gsub(/\\-/, "-"); gsub(/\\f[BIRP]/, ""); print " " $0 " " }' "$manpage"
+}
+# man_tags TEXT: the tags of TEXT's .TP lists, a line each.
+man_tags() {
+	printf '%s\n' "$1" | awk 'tag { print; tag = 0 } $1 == ".TP" { tag = 1 }'
+}
+# man_names NAME OPTION TEXT: TEXT has OPTION, not as part of a longer one.
+man_names() {
+	if printf '%s\n' "$3" | grep -Eq -- "(^|[^-a-z])$2([^-a-z]|\$)"; then
+		pass "$1"
+	else
+		fail "$1" "no '$2' in it"
+	fi
+}
+commands_intro=$(man_part '^\.SH COMMANDS' '^\.S[HS] ')
+for option in -h --help; do
+	man_names "man page: COMMANDS says every command takes $option" "$option" "$commands_intro"
+done
+options - >"$work/options"
+global=$(man_tags "$(man_part '^\.SH OPTIONS' '^\.SH ')")
+while read -r option arg; do
+	man_names "man page: OPTIONS lists $option" "$option" "$global"
+done <"$work/options"
+for command in $commands; do
+	part=$(man_part "^\\.SS \"?$command\"?\$" '^\.S[HS] ')
+	section=$(awk -v want=".SS $command" '/^\.SH /{sh = $2} $0 == want {print sh; exit}' "$manpage")
+	check_eq "man page: $command has its subsection of COMMANDS" COMMANDS "$section"
+	options "$command" | grep -v '^-h \|^--help ' >"$work/options" || true
+	while read -r option arg; do
+		man_names "man page: $command's subsection lists $option" "$option" "$(man_tags "$part")"
+	done <"$work/options"
+done
+sections=$(sed -n 's/^\.SH "\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$manpage")
+examples=$(printf '%s\n' "$sections" | grep -nx EXAMPLES | cut -d: -f1)
+files=$(printf '%s\n' "$sections" | grep -nx FILES | cut -d: -f1)
+if [ -n "$examples" ] && [ -n "$files" ] && [ "$examples" -lt "$files" ]; then
+	pass "man page: EXAMPLES ahead of FILES"
+else
+	fail "man page: EXAMPLES ahead of FILES" "the sections: $(printf '%s\n' "$sections" | paste -sd ,)"
+fi
 
 # The version.
 version=$(sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' "$here/../debian/changelog")
