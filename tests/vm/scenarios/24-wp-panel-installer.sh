@@ -78,16 +78,6 @@ installer_script() {
 	echo "vm-run: the installer's install.sh from $from (SHA-256 $WP_PANEL_SHA256)"
 }
 
-# fingerprint KEYFILE: the primary fingerprint of each key in KEYFILE.
-fingerprint() {
-	local home rc=0
-	home=$(mktemp -d)
-	gpg --homedir "$home" --batch --with-colons --show-keys "$1" 2>/dev/null |
-		awk -F: '$1 == "pub" { p = 1; next } p && $1 == "fpr" { print $10; p = 0 }' || rc=$?
-	rm -rf "$home"
-	return "$rc"
-}
-
 scenario() {
 	local dir work keyring=usr/share/keyrings/wp-panel-nettune-archive-keyring.asc
 	# The provisioning image (local: the next scenario gets the run's).
@@ -111,10 +101,10 @@ scenario() {
 	"$TOP/contrib/wp-panel/extract-functions" "$dir/install.sh.orig" \
 		RED GREEN YELLOW NC log_info log_warn apply_system_tuning >"$dir/unpatched.sh" || return 1
 	cp -a "$REPOS/site" "$REPOS/site-otherkey" "$dir/" || return 1
-	fingerprint "$REPOS/repo/wp-panel-nettune-archive-keyring.asc" >"$dir/fingerprint"
+	key_fingerprint "$REPOS/repo/wp-panel-nettune-archive-keyring.asc" >"$dir/fingerprint"
 	dpkg-deb --fsys-tarfile "$REPOS/site-otherkey/wp-panel-nettune-archive-keyring.deb" |
 		tar -xOf - "./$keyring" >"$work/otherkey.asc"
-	fingerprint "$work/otherkey.asc" >"$dir/otherkey-fingerprint"
+	key_fingerprint "$work/otherkey.asc" >"$dir/otherkey-fingerprint"
 	if ! grep -Eqx '[0-9A-F]{40}' "$dir/fingerprint" ||
 		! grep -Eqx '[0-9A-F]{40}' "$dir/otherkey-fingerprint" ||
 		cmp -s "$dir/fingerprint" "$dir/otherkey-fingerprint"; then
