@@ -51,7 +51,7 @@ CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 B = build
 LIB_SRC = src/util.c src/dirfd.c src/log.c src/sysctl.c src/sysctld.c src/modulesd.c src/sysctld-files.c src/state.c \
-	src/modload.c src/sysinfo.c src/profile.c src/render.c src/qdisc.c src/netlink.c src/route.c src/initwnd.c src/apply.c src/status.c \
+	src/modload.c src/sysinfo.c src/profile.c src/render.c src/qdisc.c src/netlink.c src/route.c src/bpfobj.c src/sockops.c src/initwnd.c src/apply.c src/status.c \
 	src/takeover.c src/journal.c src/overrides.c src/command.c src/usage.c src/detect.c src/utf8.c src/textfile.c src/json.c src/expo.c src/report.c
 PROG_SRC = src/main.c
 
@@ -73,12 +73,12 @@ $(B)/%.o: src/%.c | need-libkmod
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(BASE_CFLAGS) $(CFLAGS) $(KMOD_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/wp-panel-nettune: $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC) $(PROG_SRC))
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS)
+$(B)/wp-panel-nettune: $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC) $(PROG_SRC)) | need-bpf
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS) $(LIBBPF_LIBS)
 
 # The sock_ops program that gives the initial windows (src/bpf/), and its
 # loader, src/sockops.c, which includes the program as a skeleton made by
-# bpftool. Neither is part of the helper yet: check-sockops builds them.
+# bpftool: the helper carries the program inside it, and links libbpf.
 # The program is built for the build machine's byte order (-target bpf),
 # with the kernel's headers for the target's architecture.
 BPF_CLANG = clang
@@ -105,11 +105,13 @@ include tests/tests.mk
 # debhelper installs (debian/README.Debian, NEWS, changelog, copyright,
 # examples): the helper and its man page; its data (the installer's
 # variants takeover compares with, the JSON Schemas, the shell functions the
-# maintainer scripts share); the first-boot script and unit, which
-# sysinit.target wants through the link installed here (the unit has no
-# [Install] section: nothing enables it), and the metrics service and timer
+# maintainer scripts share); the first-boot script and unit and the
+# initial-window unit, which sysinit.target wants through the links
+# installed here (the units have no [Install] section: nothing enables
+# them), and the metrics service and timer
 # (debian/rules has dh_installsystemd enable the timer); the bash
-# completion; the open-files limits for sessions and services; and the
+# completion; the open-files limits for sessions and services, and the
+# initial window's ports; and the
 # directories the fragments are written to. The units and scripts name
 # their files under /usr, the default PREFIX.
 install: $(B)/wp-panel-nettune
@@ -129,12 +131,16 @@ install: $(B)/wp-panel-nettune
 	install -m 0644 debian/units/*.service debian/units/*.timer $(DESTDIR)$(UNITDIR)/
 	ln -sf ../wp-panel-nettune-firstboot.service \
 		$(DESTDIR)$(UNITDIR)/sysinit.target.wants/wp-panel-nettune-firstboot.service
+	ln -sf ../wp-panel-nettune-initwnd.service \
+		$(DESTDIR)$(UNITDIR)/sysinit.target.wants/wp-panel-nettune-initwnd.service
 	install -D -m 0644 share/bash-completion/wp-panel-nettune \
 		$(DESTDIR)$(BASHCOMPDIR)/wp-panel-nettune
 	install -D -m 0644 conffiles/etc/security/limits.d/wp-panel-nettune.conf \
 		$(DESTDIR)$(SYSCONFDIR)/security/limits.d/wp-panel-nettune.conf
 	install -D -m 0644 conffiles/etc/systemd/system.conf.d/wp-panel-nettune.conf \
 		$(DESTDIR)$(SYSCONFDIR)/systemd/system.conf.d/wp-panel-nettune.conf
+	install -D -m 0644 conffiles/etc/wp-panel-nettune/initial-window-ports \
+		$(DESTDIR)$(SYSCONFDIR)/wp-panel-nettune/initial-window-ports
 	install -d $(DESTDIR)$(SYSCONFDIR)/sysctl.d $(DESTDIR)$(SYSCONFDIR)/modules-load.d
 
 # The Debian architectures make deb and make repo build for; empty: this

@@ -503,8 +503,8 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	 * cubic) goes back to what it was before. */
 	r = revert_records(ctx, &state, &fragment);
 	ret = ret ?: r;
-	/* The routes' initial windows: told, never a failed apply. */
-	(void)initwnd_apply(ctx, &fragment, &state);
+	/* The initial windows: told, never a failed apply. */
+	initwnd_apply(ctx, &fragment, &state);
 	r = journal_save_or_log(ctx, &state);
 	ret = ret ?: r;
 	state_unlock(ctx->root, lock);

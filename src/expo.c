@@ -43,11 +43,16 @@ void expo_write_label_value(FILE *f, const char *s)
 }
 
 /* The HELP and TYPE lines that open a metric family; its samples follow. */
-void expo_family(FILE *f, const char *name, const char *help)
+void expo_family_typed(FILE *f, const char *name, const char *help, const char *type)
 {
 	fprintf(f, "# HELP %s%s ", EXPO_PREFIX, name);
 	write_escaped(f, help, false);
-	fprintf(f, "\n# TYPE %s%s gauge\n", EXPO_PREFIX, name);
+	fprintf(f, "\n# TYPE %s%s %s\n", EXPO_PREFIX, name, type);
+}
+
+void expo_family(FILE *f, const char *name, const char *help)
+{
+	expo_family_typed(f, name, help, "gauge");
 }
 
 void expo_sample(FILE *f, const char *name, const struct expo_label *labels,

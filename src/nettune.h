@@ -49,6 +49,7 @@ enum {
 	OPTION_PROMETHEUS,
 	OPTION_TEXTFILE,
 	OPTION_CONVERT,
+	OPTION_DETACH,
 };
 #define COMMAND_OPTIONS_MAX 8
 
@@ -77,7 +78,7 @@ extern const struct command command_status;
 extern const struct command command_takeover;
 extern const struct command command_journal;
 extern const struct command command_overrides;
-extern const struct command command_windows;
+extern const struct command command_initwnd;
 extern const struct command command_help;
 
 /* The table main picks a command from, by its exact name, and the options

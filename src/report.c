@@ -47,7 +47,8 @@ static const struct named_state conditions[CONDITION_MAX] = {
 	[CONDITION_CPUS_CHANGED] = { "cpus-changed", true },
 	[CONDITION_MODULE_UNLOADABLE] = { "module-unloadable", true },
 	[CONDITION_BOOT_UNKNOWN] = { "boot-unknown", true },
-	[CONDITION_ROUTE_WINDOWS] = { "route-windows", true },
+	[CONDITION_INITWND_DRIFT] = { "initial-window-drift", true },
+	[CONDITION_INITWND_REFUSED] = { "initial-window-refused", false },
 	[CONDITION_OVERRIDDEN] = { "overridden", false },
 	[CONDITION_EDITED] = { "edited", false },
 	[CONDITION_LEFT_ALONE] = { "left-alone", false },
@@ -120,11 +121,44 @@ bool report_qdisc_pending(const struct report *r)
 	return false;
 }
 
-/* Route I has the windows the package gives it, or is one it leaves alone. */
-static bool route_windows_live(const struct report *r, size_t i)
+/* The program is wanted, and attached with the ports and windows wanted, in
+ * any order. */
+static bool initwnd_as_wanted(const struct report *r)
 {
-	return !r->route_plans[i].wanted || (r->routes[i].initcwnd == INITWND_SEGMENTS &&
-					     r->routes[i].initrwnd == INITWND_SEGMENTS);
+	const struct sockops_windows *want = &r->initwnd_want,
+				     *have = &r->initwnd.windows;
+
+	if (!r->initwnd_wanted || r->initwnd_error < 0 || !r->initwnd.attached ||
+	    have->cwnd != want->cwnd || have->rwnd != want->rwnd ||
+	    have->n_ports != want->n_ports)
+		return false;
+	for (size_t i = 0; i < want->n_ports; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < have->n_ports && !found; j++)
+			found = have->ports[j] == want->ports[i];
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* Wanted and not attached, where apply recorded why it could not be. */
+static bool initwnd_refused(const struct report *r)
+{
+	return r->initwnd_wanted && r->initwnd_error != -EOPNOTSUPP &&
+	       !initwnd_as_wanted(r) && r->initwnd_why[0] != '\0';
+}
+
+/* Wanted and not as wanted with no reason recorded, or attached though
+ * not wanted. */
+static bool initwnd_drift(const struct report *r)
+{
+	if (r->initwnd_error == -EOPNOTSUPP || report_left_alone(r))
+		return false;
+	if (!r->initwnd_wanted)
+		return r->initwnd_error == 0 && r->initwnd.attached;
+	return !initwnd_as_wanted(r) && r->initwnd_why[0] == '\0';
 }
 
 static bool any_key(const struct report *r, enum key_state a, enum key_state b)
@@ -164,11 +198,10 @@ bool report_condition(const struct report *r, enum condition condition)
 		return false;
 	case CONDITION_BOOT_UNKNOWN:
 		return r->boot_unknown;
-	case CONDITION_ROUTE_WINDOWS:
-		for (size_t i = 0; r->route_error == 0 && i < r->n_routes; i++)
-			if (!route_windows_live(r, i))
-				return true;
-		return false;
+	case CONDITION_INITWND_DRIFT:
+		return r->fragment_present && initwnd_drift(r);
+	case CONDITION_INITWND_REFUSED:
+		return r->fragment_present && initwnd_refused(r);
 	case CONDITION_OVERRIDDEN:
 		return any_key(r, KEY_OVERRIDDEN, KEY_OVERRIDDEN);
 	case CONDITION_EDITED:
@@ -303,69 +336,54 @@ static void print_text_qdiscs(const struct report *r, FILE *f)
 			strrchr(r->qdisc->key, '.') + 1, r->qdisc->value);
 }
 
-/* Below a route's line: the windows the package gives it, and where, or why
- * it leaves the route alone. */
-static void print_text_route_plan(const struct report *r, size_t i, FILE *f)
+static void print_ports(const struct sockops_windows *w, FILE *f)
 {
-	const struct initwnd_plan *plan = &r->route_plans[i];
-	char why[TEXT_ESCAPED_SIZE(sizeof(plan->why))];
-
-	if (!plan->wanted)
-		fprintf(f, "  left alone: %s\n", text_escape(plan->why, why, sizeof(why)));
-	else if (route_windows_live(r, i))
-		fprintf(f, "  the package's, from %s (%s)\n", plan->from,
-			initwnd_manager_to_string(plan->manager));
-	else {
-		fprintf(f, "  WANTED initcwnd %d, initrwnd %d, from %s (%s): not live",
-			INITWND_SEGMENTS, INITWND_SEGMENTS, plan->from,
-			initwnd_manager_to_string(plan->manager));
-		if (!plan->present)
-			fprintf(f,
-				", and the file is missing; wp-panel-nettune apply writes it\n");
-		else if (!plan->written)
-			fprintf(f, ", and the file is not the one the package writes: "
-				   "yours to fix\n");
-		else if (plan->manager == MANAGER_NETWORKD)
-			fprintf(f, "; networkctl reload applies them\n");
-		else
-			fprintf(f, "; wp-panel-nettune windows %s applies them\n",
-				text_escape(r->routes[i].ifname, why, sizeof(why)));
-	}
+	for (size_t i = 0; i < w->n_ports; i++)
+		fprintf(f, "%s%u",
+			i == 0		    ? "" :
+			i + 1 == w->n_ports ? " and " :
+					      ", ",
+			w->ports[i]);
 }
 
-/* One line per default route: where it goes, who added it, and the initial
- * windows its connections start with; then what the package does with it. */
-static void print_text_routes(const struct report *r, FILE *f)
+/* One line: the program as it is, and what the package wants of it. */
+static void print_text_initwnd(const struct report *r, FILE *f)
 {
-	if (print_text_kernel_error("routes", r->route_error, f))
-		return;
-	if (r->n_routes == 0)
-		fprintf(f, "routes: no default route\n");
-	for (size_t i = 0; i < r->n_routes; i++) {
-		const struct route_default *rt = &r->routes[i];
-		char name[TEXT_ESCAPED_SIZE(sizeof(rt->ifname))];
-		char proto[16];
+	const struct sockops_windows *want = &r->initwnd_want;
+	char why[TEXT_ESCAPED_SIZE(sizeof(r->initwnd_why))];
 
-		fprintf(f, "route default");
-		if (rt->gateway[0])
-			fprintf(f, " via %s", rt->gateway);
-		if (rt->ifname[0])
-			fprintf(f, " dev %s", text_escape(rt->ifname, name, sizeof(name)));
-		fprintf(f, " (%s, %s): ", route_family_to_string(rt->family),
-			route_protocol_to_string(rt->protocol, proto, sizeof(proto)));
-		if (rt->initcwnd)
-			fprintf(f, "initcwnd %" PRIu32, rt->initcwnd);
+	if (!r->fragment_present)
+		return;
+	fprintf(f, "initial windows: ");
+	if (r->initwnd_error == -EOPNOTSUPP) {
+		fprintf(f, "%s\n", kernel_error_text(r->initwnd_error));
+	} else if (initwnd_as_wanted(r)) {
+		fprintf(f, "%u and %u for new connections to ports ", want->cwnd,
+			want->rwnd);
+		print_ports(want, f);
+		fprintf(f, ", attached to %s (program %u), given %" PRIu64 " times\n",
+			SOCKOPS_CGROUP, r->initwnd.prog_id, r->initwnd.given);
+	} else if (r->initwnd_wanted && r->initwnd_why[0]) {
+		fprintf(f, "left to the kernel: %s\n",
+			text_escape(r->initwnd_why, why, sizeof(why)));
+	} else if (r->initwnd_wanted) {
+		fprintf(f, "WANTED %u and %u for new connections to ports ", want->cwnd,
+			want->rwnd);
+		print_ports(want, f);
+		if (r->initwnd_error == 0 && r->initwnd.attached)
+			fprintf(f,
+				": attached with others; wp-panel-nettune initwnd sets them\n");
 		else
-			fprintf(f, "initcwnd %d (the kernel's)", ROUTE_KERNEL_INITCWND);
-		if (rt->initrwnd)
-			fprintf(f, ", initrwnd %" PRIu32 "\n", rt->initrwnd);
-		else
-			fprintf(f, ", initrwnd the kernel's\n");
-		print_text_route_plan(r, i, f);
+			fprintf(f,
+				": not attached; wp-panel-nettune initwnd attaches it\n");
+	} else if (r->initwnd_error == 0 && r->initwnd.attached) {
+		fprintf(f, "ATTACHED though not wanted; wp-panel-nettune initwnd "
+			   "detaches it\n");
+	} else if (want->n_ports == 0) {
+		fprintf(f, "left to the kernel: %s names no port\n", INITWND_PORTS_FILE);
+	} else {
+		fprintf(f, "left to the kernel: the fragment does not set fq\n");
 	}
-	if (r->routes_left_out)
-		fprintf(f, "routes: %zu more default route(s) not shown\n",
-			r->routes_left_out);
 }
 
 /* The CPU count changed since the fragment was made. A warning names what
@@ -520,7 +538,7 @@ void report_print_text(const struct report *r, FILE *f)
 				FRAGMENT_MODULES);
 	}
 	print_text_qdiscs(r, f);
-	print_text_routes(r, f);
+	print_text_initwnd(r, f);
 
 	if (r->fragment_cpus > 0 && r->fragment_cpus != info->cpus)
 		print_text_cpus(r, f);
@@ -615,57 +633,45 @@ static void json_qdiscs(struct json *j, const struct report *r)
 	json_null(j, "qdiscs_error");
 }
 
-static void json_route_plan(struct json *j, const struct initwnd_plan *plan)
+static void json_initwnd(struct json *j, const struct report *r)
 {
-	json_string(j, "manager",
-		    plan->manager == MANAGER_NONE ?
-			    NULL :
-			    initwnd_manager_to_string(plan->manager));
-	if (plan->wanted) {
-		json_uint(j, "wanted_initcwnd", INITWND_SEGMENTS);
-		json_uint(j, "wanted_initrwnd", INITWND_SEGMENTS);
-	} else {
-		json_null(j, "wanted_initcwnd");
-		json_null(j, "wanted_initrwnd");
-	}
-	json_string(j, "wanted_from", plan->wanted ? plan->from : NULL);
-	json_string(j, "left_alone", plan->wanted ? NULL : plan->why);
-}
+	const struct sockops_windows *want = &r->initwnd_want;
+	bool read = r->initwnd_error == 0;
 
-static void json_routes(struct json *j, const struct report *r)
-{
-	if (r->route_error < 0) {
-		json_null(j, "routes");
-		json_string(j, "routes_error", kernel_error_text(r->route_error));
-		json_uint(j, "routes_left_out", 0);
-		return;
-	}
-	json_array_open(j, "routes");
-	for (size_t i = 0; i < r->n_routes; i++) {
-		const struct route_default *rt = &r->routes[i];
-		char proto[16];
-
-		json_object_open(j, NULL);
-		json_string(j, "family", route_family_to_string(rt->family));
-		json_string(j, "interface", rt->ifname[0] ? rt->ifname : NULL);
-		json_string(j, "gateway", rt->gateway[0] ? rt->gateway : NULL);
-		json_string(j, "protocol",
-			    route_protocol_to_string(rt->protocol, proto, sizeof(proto)));
-		json_uint(j, "metric", rt->metric);
-		if (rt->initcwnd)
-			json_uint(j, "initcwnd", rt->initcwnd);
-		else
-			json_null(j, "initcwnd");
-		if (rt->initrwnd)
-			json_uint(j, "initrwnd", rt->initrwnd);
-		else
-			json_null(j, "initrwnd");
-		json_route_plan(j, &r->route_plans[i]);
-		json_object_close(j);
-	}
+	json_object_open(j, "initial_windows");
+	json_bool(j, "wanted", r->initwnd_wanted);
+	json_uint(j, "wanted_congestion", want->cwnd);
+	json_uint(j, "wanted_receive", want->rwnd);
+	json_array_open(j, "wanted_ports");
+	for (size_t i = 0; i < want->n_ports; i++)
+		json_uint(j, NULL, want->ports[i]);
 	json_array_close(j);
-	json_null(j, "routes_error");
-	json_uint(j, "routes_left_out", r->routes_left_out);
+	if (r->initwnd_error == -EOPNOTSUPP ||
+	    (r->initwnd_error < 0 && r->initwnd_error != -ENOENT)) {
+		json_null(j, "attached");
+		json_string(j, "error", kernel_error_text(r->initwnd_error));
+	} else {
+		json_bool(j, "attached", read && r->initwnd.attached);
+		json_null(j, "error");
+	}
+	if (read) {
+		json_uint(j, "program_id", r->initwnd.prog_id);
+		json_uint(j, "congestion", r->initwnd.windows.cwnd);
+		json_uint(j, "receive", r->initwnd.windows.rwnd);
+		json_array_open(j, "ports");
+		for (size_t i = 0; i < r->initwnd.windows.n_ports; i++)
+			json_uint(j, NULL, r->initwnd.windows.ports[i]);
+		json_array_close(j);
+		json_uint(j, "given", r->initwnd.given);
+	} else {
+		json_null(j, "program_id");
+		json_null(j, "congestion");
+		json_null(j, "receive");
+		json_null(j, "ports");
+		json_null(j, "given");
+	}
+	json_string(j, "left_alone", r->initwnd_why[0] ? r->initwnd_why : NULL);
+	json_object_close(j);
 }
 
 void report_print_json(const struct report *r, FILE *f)
@@ -734,7 +740,7 @@ void report_print_json(const struct report *r, FILE *f)
 
 	json_qdiscs(&j, r);
 	json_bool(&j, "qdisc_pending", report_qdisc_pending(r));
-	json_routes(&j, r);
+	json_initwnd(&j, r);
 	json_bool(&j, "boot_unknown", r->boot_unknown);
 	json_array_open(&j, "conditions");
 	for (enum condition c = 0; c < CONDITION_MAX; c++)
@@ -864,50 +870,44 @@ static void expo_qdiscs(const struct report *r, FILE *f)
 		report_qdisc_pending(r));
 }
 
-static void expo_routes(const struct report *r, FILE *f)
+static void expo_initwnd(const struct report *r, FILE *f)
 {
-	static const struct {
-		const char *name, *help;
-	} families[] = {
-		{ "route_initcwnd",
-		  "The initial congestion window a default route sets, in segments; 0: none, the kernel's 10." },
-		{ "route_initrwnd",
-		  "The initial receive window a default route sets, in segments; 0: none, the kernel's." },
-		{ "route_initcwnd_wanted",
-		  "The initial congestion window the package gives a default route; 0: it leaves the route alone." },
-		{ "route_initrwnd_wanted",
-		  "The initial receive window the package gives a default route; 0: it leaves the route alone." },
-	};
+	bool read = r->initwnd_error == 0;
 
-	if (r->route_error != 0 || r->n_routes == 0)
+	if (r->initwnd_error == -EOPNOTSUPP)
 		return;
-	for (size_t fam = 0; fam < ELEMENTSOF(families); fam++) {
-		expo_family(f, families[fam].name, families[fam].help);
-		for (size_t i = 0; i < r->n_routes; i++) {
-			const struct route_default *rt = &r->routes[i];
-			char proto[16], metric[16];
-			const struct expo_label labels[] = {
-				{ "family", route_family_to_string(rt->family) },
-				{ "interface", rt->ifname },
-				{ "gateway", rt->gateway },
-				{ "protocol", route_protocol_to_string(rt->protocol, proto,
-								       sizeof(proto)) },
-				{ "metric", metric },
-			};
+	expo_single(f, "initial_window_wanted",
+		    "1 where the fragment sets fq and the setting names a port: the "
+		    "sock_ops program is to give the initial windows.",
+		    r->initwnd_wanted);
+	expo_single(f, "initial_window_attached",
+		    "1 when the initial-window program is attached to the root cgroup.",
+		    read && r->initwnd.attached);
+	if (!read)
+		return;
+	expo_family(f, "initial_window_segments",
+		    "The initial windows the program gives, in segments.");
+	expo_sample(f, "initial_window_segments",
+		    (const struct expo_label[]){ { "window", "congestion" } }, 1,
+		    r->initwnd.windows.cwnd);
+	expo_sample(f, "initial_window_segments",
+		    (const struct expo_label[]){ { "window", "receive" } }, 1,
+		    r->initwnd.windows.rwnd);
+	expo_family(f, "initial_window_port_info",
+		    "Each local port whose passive connections get the initial windows.");
+	for (size_t i = 0; i < r->initwnd.windows.n_ports; i++) {
+		char port[8];
 
-			snprintf(metric, sizeof(metric), "%" PRIu32, rt->metric);
-
-			const uint32_t values[] = {
-				rt->initcwnd,
-				rt->initrwnd,
-				r->route_plans[i].wanted ? INITWND_SEGMENTS : 0,
-				r->route_plans[i].wanted ? INITWND_SEGMENTS : 0,
-			};
-
-			expo_sample(f, families[fam].name, labels, ELEMENTSOF(labels),
-				    values[fam]);
-		}
+		snprintf(port, sizeof(port), "%u", r->initwnd.windows.ports[i]);
+		expo_sample(f, "initial_window_port_info",
+			    (const struct expo_label[]){ { "port", port } }, 1, 1);
 	}
+	expo_family_typed(
+		f, "initial_window_given_total",
+		"Connections the program gave the initial congestion window, since "
+		"it was loaded.",
+		"counter");
+	expo_sample(f, "initial_window_given_total", NULL, 0, r->initwnd.given);
 }
 
 void report_print_prometheus(const struct report *r, FILE *f)
@@ -932,5 +932,5 @@ void report_print_prometheus(const struct report *r, FILE *f)
 	expo_keys(r, f);
 	expo_modules(r, f);
 	expo_qdiscs(r, f);
-	expo_routes(r, f);
+	expo_initwnd(r, f);
 }

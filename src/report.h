@@ -5,9 +5,9 @@
 #include <stdio.h>
 
 #include "initwnd.h"
+#include "sockops.h"
 #include "profile.h"
 #include "qdisc.h"
-#include "route.h"
 #include "sysctld.h"
 #include "sysinfo.h"
 
@@ -16,7 +16,7 @@
 
 /* The schema version of the JSON output; see the man page. 2: key states
  * chosen or not, conditions, the fragment against the profile. */
-#define REPORT_SCHEMA 2
+#define REPORT_SCHEMA 3
 
 /* Where a key stands. Each state is either chosen (an administrator's later
  * file or edit, a kernel left alone on purpose, an optional key the
@@ -45,7 +45,8 @@ enum condition {
 	CONDITION_CPUS_CHANGED, /* made for another CPU count, with other values */
 	CONDITION_MODULE_UNLOADABLE, /* listed in modules-load.d, cannot load */
 	CONDITION_BOOT_UNKNOWN, /* a sysctl.d file cannot be read */
-	CONDITION_ROUTE_WINDOWS, /* a route the package gives windows lacks them */
+	CONDITION_INITWND_DRIFT, /* the initial-window program is not as wanted */
+	CONDITION_INITWND_REFUSED, /* it is wanted and the kernel refused it */
 	CONDITION_OVERRIDDEN,
 	CONDITION_EDITED,
 	CONDITION_LEFT_ALONE,
@@ -125,13 +126,16 @@ struct report {
 	int qdisc_error; /* 0, -EOPNOTSUPP under --root, or why the dump failed */
 	size_t n_links;
 	struct qdisc_link links[REPORT_LINKS_MAX];
-	/* The default routes and their initial windows, like the qdiscs. */
-	int route_error;
-	size_t n_routes;
-	size_t routes_left_out; /* beyond ROUTE_DEFAULTS_MAX */
-	struct route_default routes[ROUTE_DEFAULTS_MAX];
-	/* What the package does with each: gives it the windows, or not. */
-	struct initwnd_plan route_plans[ROUTE_DEFAULTS_MAX];
+	/* The initial-window program (initwnd.c): wanted where the fragment
+	 * sets fq and the setting names a port, with these ports and windows;
+	 * as pinned (0), or not (-ENOENT), or not queried (-EOPNOTSUPP, under
+	 * --root), or why it cannot be read; and why apply could not attach
+	 * it, where it recorded that. */
+	bool initwnd_wanted;
+	struct sockops_windows initwnd_want;
+	int initwnd_error;
+	struct sockops_state initwnd;
+	char initwnd_why[400];
 	bool boot_unknown; /* a sysctl.d file could not be read */
 	/* The maintainer scripts left this kernel alone (STATE_FIRSTBOOT). */
 	bool left_alone_recorded;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The default routes of the running kernel and the initial windows they set,
- * from an rtnetlink dump, on the real root only: an initial window is a
- * route attribute, not a sysctl, and no file under /proc holds it. And the
- * one change the helper makes to a route: the same route again, with the
- * windows, for the hooks of network managers that have no setting of their
- * own for them. */
+ * from an rtnetlink dump, on the real root only; and the one change the
+ * helper still makes to a route, once, at the upgrade from the builds that
+ * gave routes the initial windows (0.2.0's): the windows it gave taken off
+ * again, where that changes no other route. The windows themselves are
+ * given by the sock_ops program now (sockops.c), to connections, not
+ * routes. */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/rtnetlink.h>
@@ -81,6 +82,7 @@ int route_parse(const struct nlmsghdr *h, struct route_default *ret)
 	memset(ret, 0, sizeof(*ret));
 	ret->family = rtm->rtm_family;
 	ret->protocol = rtm->rtm_protocol;
+	ret->tos = rtm->rtm_tos;
 	table = rtm->rtm_table;
 	for (const struct rtattr *rta = RTM_RTA(rtm); RTA_OK(rta, len);
 	     rta = RTA_NEXT(rta, len)) {
@@ -110,58 +112,6 @@ int route_parse(const struct nlmsghdr *h, struct route_default *ret)
 	return table == RT_TABLE_MAIN ? 1 : 0;
 }
 
-struct route_dump {
-	struct route_default *routes;
-	size_t max, n, more;
-};
-
-static int route_each(const struct nlmsghdr *h, void *data)
-{
-	struct route_dump *d = data;
-	struct route_default route;
-	int r;
-
-	r = route_parse(h, &route);
-	if (r <= 0)
-		return r;
-	if (d->n == d->max) {
-		d->more++;
-		return 0;
-	}
-	if (route.ifindex <= 0 || !if_indextoname((unsigned)route.ifindex, route.ifname))
-		route.ifname[0] = '\0';
-	d->routes[d->n++] = route;
-	return 0;
-}
-
-/* One dump of every family (AF_UNSPEC): a request for AF_INET6 alone, on a
- * kernel booted with ipv6.disable=1, would be answered by that same dump
- * and list the IPv4 routes twice. IPv4 first, each family in the kernel's
- * order. */
-int route_list_defaults(struct route_default *routes, size_t max, size_t *ret_n,
-			size_t *ret_more)
-{
-	const struct rtmsg rtm = { .rtm_family = AF_UNSPEC };
-	struct route_dump d = { .routes = routes, .max = max };
-	size_t n4 = 0;
-	int r;
-
-	r = netlink_dump(RTM_GETROUTE, &rtm, sizeof(rtm), RTM_NEWROUTE, route_each, &d);
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < d.n; i++)
-		if (routes[i].family == AF_INET) {
-			struct route_default v4 = routes[i];
-
-			memmove(&routes[n4 + 1], &routes[n4],
-				(i - n4) * sizeof(routes[0]));
-			routes[n4++] = v4;
-		}
-	*ret_n = d.n;
-	*ret_more = d.more;
-	return 0;
-}
-
 const char *route_family_to_string(int family)
 {
 	return family == AF_INET6 ? "ipv6" : "ipv4";
@@ -186,17 +136,53 @@ const char *route_protocol_to_string(unsigned protocol, char *buf, size_t size)
 	}
 }
 
-/* --- Giving a route its windows ------------------------------------------ */
+/* --- Taking the windows off -------------------------------------------- */
 
-struct windows_dump {
+/* Whether the kernel keys A and B alike: an IPv4 route by its table,
+ * prefix, ToS and priority, an IPv6 one by its table, prefix and metric,
+ * whatever their interface or gateway. NLM_F_REPLACE replaces the first
+ * route of a key, so a key two routes share cannot be replaced safely. */
+static bool same_key(const struct route_default *a, const struct route_default *b)
+{
+	return a->family == b->family && a->tos == b->tos && a->metric == b->metric;
+}
+
+/* The same route but for its windows: through the same interface and
+ * gateway, from the same protocol, under the same key. */
+static bool twin(const struct route_default *a, const struct route_default *b)
+{
+	return same_key(a, b) && a->ifindex == b->ifindex && a->protocol == b->protocol &&
+	       strcmp(a->gateway, b->gateway) == 0;
+}
+
+enum route_takeback route_takeback_plan(const struct route_default *routes, size_t n,
+					size_t i)
+{
+	const struct route_default *rt = &routes[i];
+	bool shared = false;
+
+	for (size_t j = 0; j < n; j++) {
+		if (j == i || !same_key(rt, &routes[j]))
+			continue;
+		if (routes[j].family == AF_INET && twin(rt, &routes[j]) &&
+		    routes[j].initcwnd == 0 && routes[j].initrwnd == 0)
+			return ROUTE_TAKEBACK_DELETE;
+		shared = true;
+	}
+	return shared ? ROUTE_TAKEBACK_SHARED : ROUTE_TAKEBACK_REPLACE;
+}
+
+struct takeback_dump {
 	int ifindex;
-	uint32_t cwnd, rwnd; /* the routes' windows now */
-	uint32_t to_cwnd, to_rwnd; /* and the ones they are to have */
+	uint32_t cwnd, rwnd;
+	/* Every default route of the main table, and a copy of the message of
+	 * each one through the interface with the windows sought. */
+	struct route_default all[ROUTE_DEFAULTS_MAX];
+	size_t n_all;
+	bool more;
 	struct nlmsghdr *found[ROUTE_DEFAULTS_MAX];
-	size_t n;
-	/* The routes through the interface that have them already. */
-	struct route_default twins[ROUTE_DEFAULTS_MAX];
-	size_t n_twins;
+	size_t found_index[ROUTE_DEFAULTS_MAX];
+	size_t n_found;
 };
 
 static bool has_attr(const struct nlmsghdr *h, unsigned short type)
@@ -211,29 +197,31 @@ static bool has_attr(const struct nlmsghdr *h, unsigned short type)
 	return false;
 }
 
-/* A copy of each default route through the interface whose windows are the
- * ones sought, and that is neither multipath nor a router advertisement's. */
-static int windows_each(const struct nlmsghdr *h, void *data)
+static int takeback_each(const struct nlmsghdr *h, void *data)
 {
-	struct windows_dump *d = data;
+	struct takeback_dump *d = data;
 	struct route_default rt;
 	int r = route_parse(h, &rt);
 
 	if (r <= 0)
 		return r;
-	if (rt.ifindex != d->ifindex || rt.protocol == RTPROT_RA ||
-	    has_attr(h, RTA_MULTIPATH))
+	if (d->n_all == ELEMENTSOF(d->all)) {
+		d->more = true;
 		return 0;
-	if (rt.initcwnd == d->to_cwnd && rt.initrwnd == d->to_rwnd &&
-	    d->n_twins < ELEMENTSOF(d->twins))
-		d->twins[d->n_twins++] = rt;
-	if (rt.initcwnd != d->cwnd || rt.initrwnd != d->rwnd ||
-	    d->n == ELEMENTSOF(d->found))
-		return 0;
-	d->found[d->n] = malloc(h->nlmsg_len);
-	if (!d->found[d->n])
-		return -ENOMEM;
-	memcpy(d->found[d->n++], h, h->nlmsg_len);
+	}
+	d->all[d->n_all] = rt;
+	/* A multipath route and a router advertisement's were never given
+	 * the windows by the helper. */
+	if (rt.ifindex == d->ifindex && rt.protocol != RTPROT_RA &&
+	    !has_attr(h, RTA_MULTIPATH) && rt.initcwnd == d->cwnd &&
+	    rt.initrwnd == d->rwnd) {
+		d->found[d->n_found] = malloc(h->nlmsg_len);
+		if (!d->found[d->n_found])
+			return -ENOMEM;
+		memcpy(d->found[d->n_found], h, h->nlmsg_len);
+		d->found_index[d->n_found++] = d->n_all;
+	}
+	d->n_all++;
 	return 0;
 }
 
@@ -252,23 +240,14 @@ static struct rtattr *append(struct nlmsghdr *h, size_t size, unsigned short typ
 	return rta;
 }
 
-/* Two IPv4 routes the kernel keeps side by side: the same gateway through
- * the same interface, from the same protocol, with the same priority. */
-static bool same_route(const struct route_default *a, const struct route_default *b)
-{
-	return a->family == AF_INET && b->family == AF_INET && a->ifindex == b->ifindex &&
-	       a->protocol == b->protocol && a->metric == b->metric &&
-	       strcmp(a->gateway, b->gateway) == 0;
-}
-
-/* ORIG again, with NLM_F_REPLACE and without NLM_F_CREATE (a route gone
- * meanwhile is not made again), its other metrics and the windows CWND and
- * RWND (none where 0). What the kernel reports and does not take back is
- * left out: the cache info, and of the flags all but onlink.
+/* ORIG again with NLM_F_REPLACE and without NLM_F_CREATE (a route gone
+ * meanwhile is not made again), its other metrics kept and the windows
+ * left out. What the kernel reports and does not take back is left out:
+ * the cache info, and of the flags all but onlink.
  *
  * With DELETE, ORIG goes instead (RTM_DELROUTE), matched by its windows
- * too, given as CWND and RWND (0 for none), so that of two IPv4 routes that
- * differ only in them the kernel deletes this one (fib_metrics_match). */
+ * too, so that of two IPv4 routes that differ only in them the kernel
+ * deletes this one (fib_metrics_match). */
 static int rewrite_route(const struct nlmsghdr *orig, uint32_t cwnd, uint32_t rwnd,
 			 bool delete)
 {
@@ -311,52 +290,51 @@ static int rewrite_route(const struct nlmsghdr *orig, uint32_t cwnd, uint32_t rw
 				    RTA_PAYLOAD(m)))
 				return -E2BIG;
 	}
-	if (((cwnd || delete) &&
-	     !append(&req.h, sizeof(req), RTAX_INITCWND, &cwnd, sizeof(cwnd))) ||
-	    ((rwnd || delete) &&
-	     !append(&req.h, sizeof(req), RTAX_INITRWND, &rwnd, sizeof(rwnd))))
+	if (delete && (!append(&req.h, sizeof(req), RTAX_INITCWND, &cwnd, sizeof(cwnd)) ||
+		       !append(&req.h, sizeof(req), RTAX_INITRWND, &rwnd, sizeof(rwnd))))
 		return -E2BIG;
 	nest->rta_len = (unsigned short)((char *)&req.h + req.h.nlmsg_len - (char *)nest);
 	return netlink_request(&req.h);
 }
 
-int route_set_windows(int ifindex, uint32_t from_cwnd, uint32_t from_rwnd, uint32_t cwnd,
-		      uint32_t rwnd, struct route_default *done, size_t max,
-		      size_t *ret_n)
+int route_take_windows_off(int ifindex, uint32_t cwnd, uint32_t rwnd,
+			   struct route_takeback_result *done, size_t max, size_t *ret_n)
 {
 	const struct rtmsg rtm = { .rtm_family = AF_UNSPEC };
-	struct windows_dump d = { .ifindex = ifindex,
-				  .cwnd = from_cwnd,
-				  .rwnd = from_rwnd,
-				  .to_cwnd = cwnd,
-				  .to_rwnd = rwnd };
+	struct takeback_dump *d;
 	int r;
 
 	*ret_n = 0;
-	r = netlink_dump(RTM_GETROUTE, &rtm, sizeof(rtm), RTM_NEWROUTE, windows_each, &d);
-	for (size_t i = 0; i < d.n; i++) {
-		struct route_default *rt = &done[*ret_n], found;
-		bool twin = false;
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return -ENOMEM;
+	d->ifindex = ifindex;
+	d->cwnd = cwnd;
+	d->rwnd = rwnd;
+	r = netlink_dump(RTM_GETROUTE, &rtm, sizeof(rtm), RTM_NEWROUTE, takeback_each, d);
+	/* With routes left out of the dump, a key cannot be known unshared. */
+	if (r == 0 && d->more)
+		r = -E2BIG;
+	for (size_t i = 0; i < d->n_found; i++) {
+		struct route_takeback_result *res = &done[*ret_n];
+		enum route_takeback how;
 
-		/* A manager that adds its route again beside the one with the
-		 * windows (NetworkManager at a DHCP renewal) leaves two IPv4
-		 * routes that differ only in them: the one that has the
-		 * windows wanted stays, the other goes. */
-		if (route_parse(d.found[i], &found) == 1)
-			for (size_t j = 0; j < d.n_twins && !twin; j++)
-				twin = same_route(&found, &d.twins[j]);
-		if (r == 0 && twin)
-			r = rewrite_route(d.found[i], from_cwnd, from_rwnd, true);
-		else if (r == 0)
-			r = rewrite_route(d.found[i], cwnd, rwnd, false);
-		if (r == 0 && *ret_n < max && route_parse(d.found[i], rt) == 1) {
-			if (!if_indextoname((unsigned)ifindex, rt->ifname))
-				rt->ifname[0] = '\0';
-			rt->initcwnd = cwnd;
-			rt->initrwnd = rwnd;
-			(*ret_n)++;
+		if (r < 0 || *ret_n == max) {
+			free(d->found[i]);
+			continue;
 		}
-		free(d.found[i]);
+		res->route = d->all[d->found_index[i]];
+		if (!if_indextoname((unsigned)ifindex, res->route.ifname))
+			res->route.ifname[0] = '\0';
+		how = route_takeback_plan(d->all, d->n_all, d->found_index[i]);
+		res->how = how;
+		res->error = how == ROUTE_TAKEBACK_SHARED ?
+				     0 :
+				     rewrite_route(d->found[i], cwnd, rwnd,
+						   how == ROUTE_TAKEBACK_DELETE);
+		(*ret_n)++;
+		free(d->found[i]);
 	}
+	free(d);
 	return r;
 }

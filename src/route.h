@@ -21,35 +21,46 @@ struct route_default {
 	char gateway[INET6_ADDRSTRLEN]; /* "" where the route has none */
 	unsigned protocol; /* RTPROT_*: who added it (dhcp, ra, static, boot) */
 	uint32_t metric; /* its priority */
+	unsigned tos; /* IPv4's ToS; 0 for IPv6 */
 	uint32_t initcwnd;
 	uint32_t initrwnd;
 };
-
-/* The kernel's initial congestion window where a route sets none. */
-#define ROUTE_KERNEL_INITCWND 10
 
 /* One RTM_NEWROUTE message: 1 and *ret filled for a unicast default route of
  * the main table, 0 for any other route, -EBADMSG for a message too short
  * for what it claims. The interface's name is left empty. */
 int route_parse(const struct nlmsghdr *h, struct route_default *ret);
 
-/* The default routes of the running kernel, in the calling process's network
- * namespace, IPv4 first; at most MAX are kept (*ret_n), and *ret_more counts
- * the ones left out. */
-int route_list_defaults(struct route_default *routes, size_t max, size_t *ret_n,
-			size_t *ret_more);
+/* What taking the windows off ROUTES[I] takes, where ROUTES are every
+ * default route of the main table: REPLACE, the same route without them
+ * (NLM_F_REPLACE replaces the first route of its key, and this one is
+ * alone under it); DELETE, an IPv4 route with a twin without them (a
+ * manager added its route again beside it), so this one goes, matched by
+ * its windows; SHARED, another route (another interface's, or one of
+ * another gateway) has its key: it is left, since the kernel could replace
+ * that one instead. */
+enum route_takeback {
+	ROUTE_TAKEBACK_REPLACE,
+	ROUTE_TAKEBACK_DELETE,
+	ROUTE_TAKEBACK_SHARED,
+};
 
-/* Replaces each default route of the main table through IFINDEX whose
- * windows are FROM_CWND and FROM_RWND (0: none), and that is neither
- * multipath nor learned from a router advertisement, with the same route
- * and the windows CWND and RWND (0: none): the routes replaced, as they are
- * now, go into DONE (at most MAX, *ret_n). An IPv4 route that has a twin
- * with the windows CWND and RWND already (the same gateway, protocol and
- * priority: a manager added its route again beside it) is deleted instead.
- * Returns 0, or the first error, after which no other route is changed. */
-int route_set_windows(int ifindex, uint32_t from_cwnd, uint32_t from_rwnd, uint32_t cwnd,
-		      uint32_t rwnd, struct route_default *done, size_t max,
-		      size_t *ret_n);
+enum route_takeback route_takeback_plan(const struct route_default *routes, size_t n,
+					size_t i);
+
+struct route_takeback_result {
+	struct route_default route; /* as it was */
+	enum route_takeback how;
+	int error; /* what the kernel answered; 0 for SHARED */
+};
+
+/* Takes the windows CWND and RWND off each default route of the main table
+ * through IFINDEX that has exactly them and is neither multipath nor a
+ * router advertisement's, as route_takeback_plan says; each route found
+ * goes into DONE (at most MAX, *ret_n), with what was done. Returns 0, or
+ * the dump's error (then nothing is changed). */
+int route_take_windows_off(int ifindex, uint32_t cwnd, uint32_t rwnd,
+			   struct route_takeback_result *done, size_t max, size_t *ret_n);
 
 /* "ipv4", "ipv6". */
 const char *route_family_to_string(int family);

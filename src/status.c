@@ -15,7 +15,6 @@
 #include "nettune.h"
 #include "overrides.h"
 #include "qdisc.h"
-#include "route.h"
 #include "render.h"
 #include "report.h"
 #include "state.h"
@@ -241,19 +240,20 @@ static void status_qdiscs(const struct context *ctx, struct report *r)
 	r->qdisc_error = qdisc_list(r->links, REPORT_LINKS_MAX, &r->n_links);
 }
 
-/* The default routes and the initial windows they set: like the qdiscs. */
-static void status_routes(const struct context *ctx, struct report *r)
+/* The initial-window program: what the fragment and the setting want, and
+ * the pins; like the qdiscs, not queried under --root. */
+static void status_initwnd(const struct context *ctx, const struct assignments *fragment,
+			   struct report *r)
 {
+	(void)initwnd_ports_read(ctx->root, &r->initwnd_want);
+	r->initwnd_wanted = initwnd_fragment_wants(fragment) &&
+			    r->initwnd_want.n_ports > 0;
 	if (ctx->root[0] != '\0') {
-		r->route_error = -EOPNOTSUPP;
+		r->initwnd_error = -EOPNOTSUPP;
 		return;
 	}
-	r->route_error = route_list_defaults(r->routes, ROUTE_DEFAULTS_MAX, &r->n_routes,
-					     &r->routes_left_out);
-	for (size_t i = 0; r->route_error == 0 && i < r->n_routes; i++)
-		initwnd_plan_route("", &r->routes[i],
-				   r->qdisc && strcmp(r->qdisc->value, "fq") == 0,
-				   &r->route_plans[i]);
+	r->initwnd_error =
+		initwnd_read(&r->initwnd, r->initwnd_why, sizeof(r->initwnd_why));
 }
 
 /* The modules the profile loads at boot, each with its state and whether
@@ -457,7 +457,7 @@ static int status_collect(const struct context *ctx, struct report *r,
 	}
 	free(earlier);
 	status_qdiscs(ctx, r);
-	status_routes(ctx, r);
+	status_initwnd(ctx, fragment, r);
 	if (r->fragment_cpus > 0 && r->fragment_cpus != r->info.cpus && r->have_choice)
 		compare_cpu_profiles(r, r->choice);
 	return 0;

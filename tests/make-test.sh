@@ -85,6 +85,7 @@ for pair in sbin/wp-panel-nettune:"$work/b-install/wp-panel-nettune" \
 	share/wp-panel-nettune/fragments.sh:debian/fragments.sh \
 	libexec/wp-panel-nettune/firstboot:debian/firstboot \
 	lib/systemd/system/wp-panel-nettune-firstboot.service:debian/units/wp-panel-nettune-firstboot.service \
+	lib/systemd/system/wp-panel-nettune-initwnd.service:debian/units/wp-panel-nettune-initwnd.service \
 	lib/systemd/system/wp-panel-nettune-prometheus.service:debian/units/wp-panel-nettune-prometheus.service \
 	lib/systemd/system/wp-panel-nettune-prometheus.timer:debian/units/wp-panel-nettune-prometheus.timer \
 	share/bash-completion/completions/wp-panel-nettune:share/bash-completion/wp-panel-nettune; do
@@ -93,7 +94,8 @@ for pair in sbin/wp-panel-nettune:"$work/b-install/wp-panel-nettune" \
 	case $source in /*) ;; *) source=$top/$source ;; esac
 	check "make install: /usr/${pair%%:*} is its source's bytes" cmp "$source" "$installed"
 done
-for f in security/limits.d/wp-panel-nettune.conf systemd/system.conf.d/wp-panel-nettune.conf; do
+for f in security/limits.d/wp-panel-nettune.conf systemd/system.conf.d/wp-panel-nettune.conf \
+	wp-panel-nettune/initial-window-ports; do
 	check "make install: /etc/$f is its source's bytes" cmp "$top/conffiles/etc/$f" "$work/dest/etc/$f"
 done
 check "make install: the man page says the version" \

@@ -250,8 +250,9 @@ def one(families, name, labels=None):
 FAMILIES = {"nettune_info", "nettune_alarm", "nettune_condition", "nettune_cpus",
             "nettune_fragment_cpus", "nettune_key_state", "nettune_key_value",
             "nettune_module_state", "nettune_qdisc_info", "nettune_qdisc_pending",
-            "nettune_route_initcwnd", "nettune_route_initrwnd",
-            "nettune_route_initcwnd_wanted", "nettune_route_initrwnd_wanted"}
+            "nettune_initial_window_wanted", "nettune_initial_window_attached",
+            "nettune_initial_window_segments", "nettune_initial_window_port_info",
+            "nettune_initial_window_given_total"}
 
 
 def check_status(json_path, prom_path, exit_status):
@@ -276,8 +277,13 @@ def check_status(json_path, prom_path, exit_status):
             finding(f"keys[{i}]: missing, yet the fragment sets {key.get('wanted')!r}")
     if (doc.get("qdiscs") is None) != (doc.get("qdiscs_error") is not None):
         finding("qdiscs and qdiscs_error disagree")
-    if (doc.get("routes") is None) != (doc.get("routes_error") is not None):
-        finding("routes and routes_error disagree")
+    iw = doc.get("initial_windows") or {}
+    if (iw.get("attached") is None) != (iw.get("error") is not None):
+        finding("initial_windows: attached and error disagree")
+    if (iw.get("program_id") is None) != (iw.get("ports") is None):
+        finding("initial_windows: program_id and ports disagree")
+    if iw.get("left_alone") is not None and iw.get("attached"):
+        finding("initial_windows: attached, yet left alone")
     conditions = doc.get("conditions", [])
     if [c for c in CONDITIONS if c in conditions] != conditions:
         finding(f"conditions {conditions} not in the man page's order, or twice")
@@ -345,28 +351,26 @@ def check_status(json_path, prom_path, exit_status):
     for q in doc.get("qdiscs") or []:
         one(fam, "nettune_qdisc_info", {"interface": q["interface"], "root": q["root"] or "",
                                         "leaves": " ".join(q["leaves"])})
-    routes = doc.get("routes") or []
-    for rt in routes:
-        if (rt["wanted_from"] is None) != (rt["wanted_initcwnd"] is None) or \
-                (rt["left_alone"] is None) == (rt["wanted_initcwnd"] is None):
-            finding(f"route {rt}: wanted_from, wanted_initcwnd and left_alone disagree")
-    if "route-windows" in doc["conditions"] and not any(
-            rt["wanted_initcwnd"] is not None and
-            (rt["initcwnd"], rt["initrwnd"]) != (rt["wanted_initcwnd"], rt["wanted_initrwnd"])
-            for rt in routes):
-        finding("route-windows without a route whose windows differ from the wanted ones")
-    for name, member in (("nettune_route_initcwnd", "initcwnd"), ("nettune_route_initrwnd", "initrwnd"),
-                         ("nettune_route_initcwnd_wanted", "wanted_initcwnd"),
-                         ("nettune_route_initrwnd_wanted", "wanted_initrwnd")):
-        if len(fam.get(name, [])) != len(routes):
-            finding(f"{name}: {len(fam.get(name, []))} series for {len(routes)} routes")
-        for rt in routes:
-            labels = {"family": rt["family"], "interface": rt["interface"] or "",
-                      "gateway": rt["gateway"] or "", "protocol": rt["protocol"],
-                      "metric": str(rt["metric"])}
-            got = one(fam, name, labels)
-            if got is not None and got != (rt[member] or 0):
-                finding(f"{name}{labels} is {got}, JSON says {rt[member]}")
+    iw = doc.get("initial_windows") or {}
+    if "initial-window-drift" in doc["conditions"] and not (
+            iw.get("wanted") != bool(iw.get("attached")) or
+            (iw.get("attached") and (sorted(iw["ports"]) != sorted(iw["wanted_ports"]) or
+                                     iw["congestion"] != iw["wanted_congestion"]))):
+        finding("initial-window-drift with the program as wanted")
+    if iw.get("error") == "not queried under --root":
+        for name in ("nettune_initial_window_wanted", "nettune_initial_window_attached"):
+            if name in fam:
+                finding(f"{name} under --root")
+    else:
+        if one(fam, "nettune_initial_window_wanted") != int(iw.get("wanted", False)):
+            finding("nettune_initial_window_wanted disagrees with JSON")
+        if one(fam, "nettune_initial_window_attached") != int(bool(iw.get("attached"))):
+            finding("nettune_initial_window_attached disagrees with JSON")
+        if iw.get("ports") is not None:
+            for port in iw["ports"]:
+                one(fam, "nettune_initial_window_port_info", {"port": str(port)})
+            if one(fam, "nettune_initial_window_given_total") != iw["given"]:
+                finding("nettune_initial_window_given_total disagrees with JSON")
     return doc
 
 

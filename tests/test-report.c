@@ -14,9 +14,6 @@
 #include "nettune.h"
 #include "report.h"
 
-#define DROPIN "/etc/systemd/network/10-netplan-ens2.network.d/50-wp-panel-nettune.conf"
-#define RA_WHY "learned from a router advertisement: systemd-networkd has no setting"
-
 static const struct assignment ours[] = {
 	{ .key = "net.core.somaxconn",
 	  .value = "65535",
@@ -58,28 +55,19 @@ static void report_in_effect(struct report *r, struct key_facts *keys)
 			     .root = "mq",
 			     .n_leaves = 1,
 			     .leaves = { "fq" } } },
-		.n_routes = 2,
-		.routes = { { .family = AF_INET,
-			      .ifindex = 2,
-			      .ifname = "ens2",
-			      .gateway = "192.0.2.1",
-			      .protocol = RTPROT_DHCP,
-			      .metric = 100,
-			      .initcwnd = 32,
-			      .initrwnd = 32 },
-			    { .family = AF_INET6,
-			      .ifindex = 2,
-			      .ifname = "ens2",
-			      .gateway = "fe80::1",
-			      .protocol = RTPROT_RA,
-			      .metric = 1024,
-			      .initcwnd = 32 } },
-		.route_plans = { { .manager = MANAGER_NETWORKD,
-				   .wanted = true,
-				   .present = true,
-				   .written = true,
-				   .from = DROPIN },
-				 { .manager = MANAGER_NETWORKD, .why = RA_WHY } },
+		.initwnd_wanted = true,
+		.initwnd_want = { .cwnd = 32,
+				  .rwnd = 32,
+				  .ports = { 80, 443 },
+				  .n_ports = 2 },
+		.initwnd = { .attached = true,
+			     .cgroup_id = 1,
+			     .prog_id = 57,
+			     .windows = { .cwnd = 32,
+					  .rwnd = 32,
+					  .ports = { 443, 80 },
+					  .n_ports = 2 },
+			     .given = 1234 },
 	};
 	r->have_choice = true;
 	r->base_present = true;
@@ -263,7 +251,9 @@ static void test_states(void **state _unused_)
 			strcat(got, condition_to_string(c));
 			strcat(got, " ");
 		}
-	assert_string_equal(got, "overridden edited left-alone congestion-chosen ");
+	assert_string_equal(
+		got,
+		"initial-window-refused overridden edited left-alone congestion-chosen ");
 }
 
 static void test_text(void **state _unused_)
@@ -302,10 +292,8 @@ static void test_text(void **state _unused_)
 		"qdisc ens2: ?\n"
 		"note: default_qdisc fq reaches an interface when it is created; the ones\n"
 		"      above keep their qdisc until the next boot (BBR paces itself meanwhile).\n"
-		"route default via 192.0.2.1 dev ens2 (ipv4, dhcp): initcwnd 32, initrwnd 32\n"
-		"  the package's, from " DROPIN " (systemd-networkd)\n"
-		"route default via fe80::1 dev ens2 (ipv6, ra): initcwnd 32, initrwnd the kernel's\n"
-		"  left alone: " RA_WHY "\n"
+		"initial windows: 32 and 32 for new connections to ports 80 and 443, attached to "
+		"/sys/fs/cgroup (program 57), given 1234 times\n"
 		"warning: the fragment was made for 1 CPU, this machine has 2 now:\n"
 		"         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n"
 		"warning: an update of the fragment is not taken; it would change:\n"
@@ -345,11 +333,11 @@ static void test_json(void **state _unused_)
 	r.n_keys = 1;
 	r.root = "/srv/tree";
 	r.qdisc_error = -EOPNOTSUPP;
-	r.route_error = -EOPNOTSUPP;
+	r.initwnd_error = -EOPNOTSUPP;
 	text = print(&r, report_print_json);
 	assert_string_equal(
 		text,
-		"{\"schema\":2,\"command\":\"status\",\"version\":\"" VERSION "\","
+		"{\"schema\":3,\"command\":\"status\",\"version\":\"" VERSION "\","
 		"\"root\":\"/srv/tree\",\"environment\":\"host\",\"container\":null,"
 		"\"kernel\":\"6.12.57+deb13-amd64\",\"cpus\":2,"
 		"\"fragment\":{\"path\":\"/etc/sysctl.d/60-wp-panel-nettune.conf\",\"present\":true,"
@@ -364,60 +352,78 @@ static void test_json(void **state _unused_)
 		"\"unloadable\":false}],"
 		"\"qdiscs\":null,\"qdiscs_error\":\"not queried under --root\","
 		"\"qdisc_pending\":false,"
-		"\"routes\":null,\"routes_error\":\"not queried under --root\",\"routes_left_out\":0,"
+		"\"initial_windows\":{\"wanted\":true,\"wanted_congestion\":32,\"wanted_receive\":32,"
+		"\"wanted_ports\":[80,443],\"attached\":null,\"error\":\"not queried under --root\","
+		"\"program_id\":null,\"congestion\":null,\"receive\":null,\"ports\":null,"
+		"\"given\":null,\"left_alone\":null},"
 		"\"boot_unknown\":false,\"conditions\":[\"overridden\"],"
 		"\"verdict\":\"chosen\",\"exit_status\":0}\n");
 	free(text);
 
-	/* On the real root: each route, a window the route does not set null. */
+	/* On the real root: the program as pinned, its ports in the map's order. */
 	report_in_effect(&r, keys);
-	r.routes_left_out = 3;
 	text = print(&r, report_print_json);
 	assert_non_null(strstr(
 		text,
-		"\"routes\":[{\"family\":\"ipv4\",\"interface\":\"ens2\",\"gateway\":\"192.0.2.1\","
-		"\"protocol\":\"dhcp\",\"metric\":100,\"initcwnd\":32,\"initrwnd\":32,"
-		"\"manager\":\"systemd-networkd\",\"wanted_initcwnd\":32,\"wanted_initrwnd\":32,"
-		"\"wanted_from\":\"" DROPIN "\",\"left_alone\":null},"
-		"{\"family\":\"ipv6\",\"interface\":\"ens2\",\"gateway\":\"fe80::1\","
-		"\"protocol\":\"ra\",\"metric\":1024,\"initcwnd\":32,\"initrwnd\":null,"
-		"\"manager\":\"systemd-networkd\",\"wanted_initcwnd\":null,\"wanted_initrwnd\":null,"
-		"\"wanted_from\":null,\"left_alone\":\"" RA_WHY "\"}],"
-		"\"routes_error\":null,\"routes_left_out\":3,"));
+		"\"initial_windows\":{\"wanted\":true,\"wanted_congestion\":32,\"wanted_receive\":32,"
+		"\"wanted_ports\":[80,443],\"attached\":true,\"error\":null,\"program_id\":57,"
+		"\"congestion\":32,\"receive\":32,\"ports\":[443,80],\"given\":1234,"
+		"\"left_alone\":null},"));
 	assert_non_null(strstr(text, "\"conditions\":[],\"verdict\":\"in-effect\""));
 	free(text);
 
-	/* The windows the package gives a route, not live: an alarm. */
-	r.routes[0].initcwnd = 0;
+	/* Wanted and not pinned, with no reason recorded: an alarm. */
+	r.initwnd_error = -ENOENT;
+	r.initwnd.attached = false;
 	text = print(&r, report_print_json);
 	assert_non_null(
-		strstr(text, "\"conditions\":[\"route-windows\"],\"verdict\":\"alarm\""));
+		strstr(text, "\"attached\":false,\"error\":null,\"program_id\":null,"));
+	assert_non_null(strstr(text, "\"conditions\":[\"initial-window-drift\"],"
+				     "\"verdict\":\"alarm\""));
 	free(text);
-	text = print(&r, report_print_text);
-	assert_non_null(strstr(
-		text, "route default via 192.0.2.1 dev ens2 (ipv4, dhcp): initcwnd 10 "
-		      "(the kernel's), initrwnd 32\n"
-		      "  WANTED initcwnd 32, initrwnd 32, from " DROPIN
-		      " (systemd-networkd): not live; networkctl reload applies them\n"));
-	assert_non_null(strstr(text, "\nNot as it should be (exit 3): route-windows.\n"));
-	free(text);
-
-	/* The file that would give them missing, or not the package's: the
-	 * advice says so. */
-	r.route_plans[0].present = r.route_plans[0].written = false;
-	text = print(&r, report_print_text);
-	assert_non_null(strstr(text,
-			       "  WANTED initcwnd 32, initrwnd 32, from " DROPIN
-			       " (systemd-networkd): not live, and the file is missing; "
-			       "wp-panel-nettune apply writes it\n"));
-	free(text);
-	r.route_plans[0].present = true;
 	text = print(&r, report_print_text);
 	assert_non_null(
-		strstr(text, "  WANTED initcwnd 32, initrwnd 32, from " DROPIN
-			     " (systemd-networkd): not live, and the file is not the one "
-			     "the package writes: yours to fix\n"));
-	r.route_plans[0].written = true;
+		strstr(text, "\ninitial windows: WANTED 32 and 32 for new connections to "
+			     "ports 80 and 443: not attached; wp-panel-nettune initwnd "
+			     "attaches it\n"));
+	assert_non_null(
+		strstr(text, "\nNot as it should be (exit 3): initial-window-drift.\n"));
+	free(text);
+
+	/* The kernel refused it, as apply recorded: said, and no alarm. */
+	strcpy(r.initwnd_why, "/sys/fs/cgroup: not a cgroup v2 directory");
+	text = print(&r, report_print_text);
+	assert_non_null(strstr(text,
+			       "\ninitial windows: left to the kernel: /sys/fs/cgroup: "
+			       "not a cgroup v2 directory\n"));
+	assert_non_null(strstr(text, "\nAs chosen (exit 0): initial-window-refused.\n"));
+	free(text);
+	r.initwnd_why[0] = '\0';
+
+	/* Attached with other ports than the setting's: an alarm too. */
+	r.initwnd_error = 0;
+	r.initwnd.attached = true;
+	r.initwnd.windows.ports[1] = 8080;
+	text = print(&r, report_print_text);
+	assert_non_null(strstr(text,
+			       "ports 80 and 443: attached with others; wp-panel-nettune "
+			       "initwnd sets them\n"));
+	assert_non_null(strstr(text, "(exit 3): initial-window-drift.\n"));
+	free(text);
+
+	/* Not wanted (fq_codel) and still attached: an alarm; detached: none. */
+	r.initwnd.windows.ports[1] = 80;
+	r.initwnd_wanted = false;
+	text = print(&r, report_print_text);
+	assert_non_null(strstr(text, "\ninitial windows: ATTACHED though not wanted; "
+				     "wp-panel-nettune initwnd detaches it\n"));
+	free(text);
+	r.initwnd.attached = false;
+	text = print(&r, report_print_text);
+	assert_non_null(strstr(
+		text,
+		"\ninitial windows: left to the kernel: the fragment does not set fq\n"));
+	assert_non_null(strstr(text, "\nAll in effect.\n"));
 	free(text);
 }
 
@@ -473,22 +479,19 @@ static void test_prometheus(void **state _unused_)
 	assert_non_null(strstr(text, "\nnettune_qdisc_info{interface=\"ens2\",root=\"mq\","
 				     "leaves=\"fq fq_codel\"} 1\n"));
 	assert_non_null(strstr(text, "\nnettune_qdisc_pending 0\n"));
-	/* 0 where the route sets no window. */
+	/* The program: wanted, attached, its windows, ports and counter. */
+	assert_non_null(strstr(text, "\nnettune_initial_window_wanted 1\n"));
+	assert_non_null(strstr(text, "\nnettune_initial_window_attached 1\n"));
 	assert_non_null(
 		strstr(text,
-		       "\nnettune_route_initcwnd{family=\"ipv4\",interface=\"ens2\","
-		       "gateway=\"192.0.2.1\",protocol=\"dhcp\",metric=\"100\"} 32\n"
-		       "nettune_route_initcwnd{family=\"ipv6\",interface=\"ens2\","
-		       "gateway=\"fe80::1\",protocol=\"ra\",metric=\"1024\"} 32\n"));
-	assert_non_null(
-		strstr(text, "\nnettune_route_initrwnd{family=\"ipv6\",interface=\"ens2\","
-			     "gateway=\"fe80::1\",protocol=\"ra\",metric=\"1024\"} 0\n"));
-	/* What the package gives each: 32, or 0 where it leaves one alone. */
-	assert_non_null(strstr(
-		text, "\nnettune_route_initcwnd_wanted{family=\"ipv4\",interface=\"ens2\","
-		      "gateway=\"192.0.2.1\",protocol=\"dhcp\",metric=\"100\"} 32\n"
-		      "nettune_route_initcwnd_wanted{family=\"ipv6\",interface=\"ens2\","
-		      "gateway=\"fe80::1\",protocol=\"ra\",metric=\"1024\"} 0\n"));
+		       "\nnettune_initial_window_segments{window=\"congestion\"} 32\n"
+		       "nettune_initial_window_segments{window=\"receive\"} 32\n"));
+	assert_non_null(strstr(text,
+			       "\nnettune_initial_window_port_info{port=\"443\"} 1\n"
+			       "nettune_initial_window_port_info{port=\"80\"} 1\n"));
+	assert_non_null(strstr(text,
+			       "\n# TYPE nettune_initial_window_given_total counter\n"
+			       "nettune_initial_window_given_total 1234\n"));
 	/* No labels that change with the values: the old families are gone. */
 	assert_null(strstr(text, "wanted="));
 	assert_null(strstr(text, "live="));
@@ -506,7 +509,9 @@ static void test_prometheus(void **state _unused_)
 		}
 		if (strncmp(line, "# TYPE ", 7) == 0) {
 			assert_int_equal(strncmp(line + 7, family, strlen(family)), 0);
-			assert_string_equal(line + 7 + strlen(family), " gauge");
+			assert_string_equal(line + 7 + strlen(family),
+					    strstr(family, "_total") ? " counter" :
+								       " gauge");
 			continue;
 		}
 		assert_int_equal(strncmp(line, family, strlen(family)), 0);
@@ -515,12 +520,12 @@ static void test_prometheus(void **state _unused_)
 	}
 	free(text);
 
-	/* Under --root no qdiscs and no routes: no family of those names at all. */
+	/* Under --root no qdiscs and no program: no family of those names. */
 	r.qdisc_error = -EOPNOTSUPP;
-	r.route_error = -EOPNOTSUPP;
+	r.initwnd_error = -EOPNOTSUPP;
 	text = print(&r, report_print_prometheus);
 	assert_null(strstr(text, "qdisc_info"));
-	assert_null(strstr(text, "route_init"));
+	assert_null(strstr(text, "initial_window"));
 	free(text);
 }
 

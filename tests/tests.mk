@@ -22,10 +22,10 @@ $(B)/test-modload: $(B)/tests/test-modload.o $(B)/modload.o $(B)/util.o
 		$(CMOCKA_LIBS) $(KMOD_LIBS)
 
 $(B)/dump-%: $(B)/tests/dump-%.o $(LIB_OBJ)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS) $(LIBBPF_LIBS)
 
 $(B)/test-%: $(B)/tests/test-%.o $(B)/tests/helpers.o $(LIB_OBJ)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(KMOD_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(KMOD_LIBS) $(LIBBPF_LIBS)
 
 , := ,
 
