@@ -316,6 +316,11 @@ static int take_back_file(const struct context *ctx, const struct undo_added *ad
 	}
 	if (r == 0)
 		r = read_regular(saved, copy, &copy_len);
+	if (r == -ENOENT || r == -ELOOP) {
+		printf("%s: its copy in %s is missing: left in place.\n", added->path,
+		       STATE_DIR);
+		return 0;
+	}
 	if (r == -EEXIST || r == -EFBIG ||
 	    (r == 0 && (len != copy_len || memcmp(file, copy, len) != 0))) {
 		printf("%s was changed since the package wrote it: left in place.\n",
@@ -485,7 +490,7 @@ static int do_initwnd(struct context *ctx, int argc, char **argv)
 	struct assignments fragment = { 0 };
 	struct sysinfo info;
 	bool detach_only = false;
-	int c, r;
+	int c, r, lock = -1, ret = EXIT_SUCCESS;
 
 	while ((c = command_getopt(initwnd_options, false, argc, argv)) != -1) {
 		if (c == OPTION_DETACH)
@@ -507,30 +512,32 @@ static int do_initwnd(struct context *ctx, int argc, char **argv)
 		log_error("needs root: it attaches a BPF program to the root cgroup");
 		return EXIT_FAILURE;
 	}
+	/* Under apply's lock: two loaders would take each other's pins. */
+	if (!ctx->dry_run && lock_or_log(ctx, &lock) < 0)
+		return EXIT_FAILURE;
 	if (detach_only) {
 		detach(ctx);
-		return EXIT_SUCCESS;
+	} else if (detect_or_log(ctx, &info) < 0) {
+		ret = EXIT_FAILURE;
+	} else if (!kernel_off_limits_say(ctx, &info)) {
+		r = read_fragment_or_log(ctx, &fragment);
+		if (r == -ENOENT) {
+			printf("%s is missing: no initial windows.\n", FRAGMENT_SYSCTL);
+			detach(ctx);
+		} else if (r < 0) {
+			ret = EXIT_FAILURE;
+		} else if (initwnd_fragment_wants(&fragment)) {
+			attach(ctx);
+		} else {
+			printf("Initial windows left to the kernel: the fragment does not set "
+			       "fq.\n");
+			detach(ctx);
+		}
+		assignments_free(&fragment);
 	}
-	if (detect_or_log(ctx, &info) < 0)
-		return EXIT_FAILURE;
-	if (kernel_off_limits_say(ctx, &info))
-		return EXIT_SUCCESS;
-	r = read_fragment_or_log(ctx, &fragment);
-	if (r == -ENOENT) {
-		printf("%s is missing: no initial windows.\n", FRAGMENT_SYSCTL);
-		detach(ctx);
-		return EXIT_SUCCESS;
-	}
-	if (r < 0)
-		return EXIT_FAILURE;
-	if (initwnd_fragment_wants(&fragment))
-		attach(ctx);
-	else {
-		printf("Initial windows left to the kernel: the fragment does not set fq.\n");
-		detach(ctx);
-	}
-	assignments_free(&fragment);
-	return EXIT_SUCCESS;
+	if (lock >= 0)
+		state_unlock(ctx->root, lock);
+	return ret;
 }
 
 const struct command command_initwnd = {
