@@ -115,6 +115,22 @@ check_match "and says ntb's keeps its windows, and why" \
 # Once: the next ifup or DHCP renewal of ntb adds its route without them.
 check_eq "the step is done with" "" "$(steps)"
 
+# An unreachable default route of the same metric shares the key too: the
+# kernel keys routes of every type alike.
+reset
+ip route add unreachable default metric 100
+ip route append default via 198.51.100.1 dev ntb metric 100 initcwnd 32 initrwnd 32
+ip -6 route add unreachable default metric 100
+ip -6 route append default via 2001:db8:b::1 dev ntb metric 100 initcwnd 32 initrwnd 32
+before=$(routes)
+journal "windows	ntb	32	32"
+check_rc "$cmd beside unreachable default routes of the same metric" 0 nettune "$cmd"
+check_eq "leaves every route byte for byte" "$before" "$(routes)"
+check_match "and says ntb's keeps its windows" \
+	'^route default via 198\.51\.100\.1 dev ntb metric 100: initial windows 32 and 32 left on it' "$out"
+ip route del unreachable default metric 100 2>/dev/null || true
+ip -6 route del unreachable default metric 100 2>/dev/null || true
+
 # ntb's route alone under its key, IPv4 and IPv6: the windows come off, the
 # rest of the route stays.
 reset
