@@ -64,12 +64,12 @@ static uint16_t parse_port(const char *word)
 	return parse_u64(word, &v) == 0 && v >= 1 && v <= 65535 ? (uint16_t)v : 0;
 }
 
-static void add_port(struct sockops_windows *w, uint16_t port)
+static bool has_port(const struct sockops_windows *w, uint16_t port)
 {
 	for (size_t i = 0; i < w->n_ports; i++)
 		if (w->ports[i] == port)
-			return;
-	w->ports[w->n_ports++] = port;
+			return true;
+	return false;
 }
 
 int initwnd_ports_read(const char *root, struct sockops_windows *w)
@@ -117,12 +117,14 @@ int initwnd_ports_read(const char *root, struct sockops_windows *w)
 			log_warning("%s:%u: \"%.*s\" is not a port (1-65535): skipped",
 				    path, line, (int)(n < 32 ? n : 32), p);
 			skipped++;
+		} else if (has_port(w, port)) {
+			/* Named twice: once is enough, even past the limit. */
 		} else if (w->n_ports == SOCKOPS_PORTS_MAX) {
 			log_warning("%s:%u: more than %d ports: %s skipped", path, line,
 				    SOCKOPS_PORTS_MAX, word);
 			skipped++;
 		} else {
-			add_port(w, port);
+			w->ports[w->n_ports++] = port;
 		}
 		p += n;
 	}

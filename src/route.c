@@ -68,7 +68,8 @@ static void parse_multipath(const struct rtattr *rta, int family,
 			parse_gateway(a, family, ret);
 }
 
-int route_parse(const struct nlmsghdr *h, struct route_default *ret)
+/* route_parse, for a default route of any type where ANY_TYPE. */
+static int parse_default(const struct nlmsghdr *h, struct route_default *ret, bool any_type)
 {
 	const struct rtmsg *rtm = NLMSG_DATA(h);
 	int len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*rtm));
@@ -76,11 +77,12 @@ int route_parse(const struct nlmsghdr *h, struct route_default *ret)
 
 	if (len < 0)
 		return -EBADMSG;
-	if (rtm->rtm_dst_len != 0 || rtm->rtm_type != RTN_UNICAST ||
+	if (rtm->rtm_dst_len != 0 || (!any_type && rtm->rtm_type != RTN_UNICAST) ||
 	    (rtm->rtm_family != AF_INET && rtm->rtm_family != AF_INET6))
 		return 0;
 	memset(ret, 0, sizeof(*ret));
 	ret->family = rtm->rtm_family;
+	ret->type = rtm->rtm_type;
 	ret->protocol = rtm->rtm_protocol;
 	ret->tos = rtm->rtm_tos;
 	table = rtm->rtm_table;
@@ -110,6 +112,11 @@ int route_parse(const struct nlmsghdr *h, struct route_default *ret)
 		}
 	}
 	return table == RT_TABLE_MAIN ? 1 : 0;
+}
+
+int route_parse(const struct nlmsghdr *h, struct route_default *ret)
+{
+	return parse_default(h, ret, false);
 }
 
 const char *route_family_to_string(int family)
@@ -151,8 +158,8 @@ static bool same_key(const struct route_default *a, const struct route_default *
  * gateway, from the same protocol, under the same key. */
 static bool twin(const struct route_default *a, const struct route_default *b)
 {
-	return same_key(a, b) && a->ifindex == b->ifindex && a->protocol == b->protocol &&
-	       strcmp(a->gateway, b->gateway) == 0;
+	return same_key(a, b) && a->type == b->type && a->ifindex == b->ifindex &&
+	       a->protocol == b->protocol && strcmp(a->gateway, b->gateway) == 0;
 }
 
 enum route_takeback route_takeback_plan(const struct route_default *routes, size_t n,
@@ -201,7 +208,7 @@ static int takeback_each(const struct nlmsghdr *h, void *data)
 {
 	struct takeback_dump *d = data;
 	struct route_default rt;
-	int r = route_parse(h, &rt);
+	int r = parse_default(h, &rt, true);
 
 	if (r <= 0)
 		return r;
@@ -209,10 +216,12 @@ static int takeback_each(const struct nlmsghdr *h, void *data)
 		d->more = true;
 		return 0;
 	}
+	/* Every type: an unreachable default route of the same metric is
+	 * the one NLM_F_REPLACE replaces, where it comes first. */
 	d->all[d->n_all] = rt;
 	/* A multipath route and a router advertisement's were never given
 	 * the windows by the helper. */
-	if (rt.ifindex == d->ifindex && rt.protocol != RTPROT_RA &&
+	if (rt.type == RTN_UNICAST && rt.ifindex == d->ifindex && rt.protocol != RTPROT_RA &&
 	    !has_attr(h, RTA_MULTIPATH) && rt.initcwnd == d->cwnd &&
 	    rt.initrwnd == d->rwnd) {
 		d->found[d->n_found] = malloc(h->nlmsg_len);

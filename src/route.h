@@ -22,6 +22,7 @@ struct route_default {
 	unsigned protocol; /* RTPROT_*: who added it (dhcp, ra, static, boot) */
 	uint32_t metric; /* its priority */
 	unsigned tos; /* IPv4's ToS; 0 for IPv6 */
+	unsigned type; /* RTN_UNICAST; or, in route_takeback_plan's lists, any RTN_* */
 	uint32_t initcwnd;
 	uint32_t initrwnd;
 };
@@ -32,7 +33,8 @@ struct route_default {
 int route_parse(const struct nlmsghdr *h, struct route_default *ret);
 
 /* What taking the windows off ROUTES[I] takes, where ROUTES are every
- * default route of the main table: REPLACE, the same route without them
+ * default route of the main table, of every type (an unreachable or a
+ * blackhole one has a key like any other): REPLACE, the same route without them
  * (NLM_F_REPLACE replaces the first route of its key, and this one is
  * alone under it); DELETE, an IPv4 route with a twin without them (a
  * manager added its route again beside it), so this one goes, matched by

@@ -223,60 +223,13 @@ done
 echo "# netns concurrency: $good of $rounds rounds put every original back"
 check_eq "concurrent runs on the real kernel lose no original" "$rounds" "$good"
 
-# The default routes and their initial windows, read from this namespace's
-# kernel: status asks the kernel on the real root only, so these runs are
-# without --root (the machine's own /etc has no fragment: exit 3). A veth
-# pair gives the routes an interface; a default route of another table, and
-# a route that is not a default one, must not be listed.
-ip link add nt-v0 type veth peer name nt-v1
-ip link set nt-v0 up
-ip link set nt-v1 up
-ip addr add 192.0.2.10/24 dev nt-v0
-ip -6 addr add 2001:db8::10/64 dev nt-v0 nodad
-check "a default route with initial windows" \
-	ip route add default via 192.0.2.1 dev nt-v0 proto static initcwnd 32 initrwnd 32
-check "an IPv6 default route with initcwnd alone" \
-	ip -6 route add default via 2001:db8::1 dev nt-v0 metric 512 initcwnd 20
-ip route add 198.51.100.0/24 via 192.0.2.1 dev nt-v0 initcwnd 5
-ip route add default via 192.0.2.2 dev nt-v0 table 100 initcwnd 7
-routes=$(mktemp -d /tmp/nettune-routes.XXXXXX)
-rc=0
-"$bin" status --json >"$routes/json" || rc=$?
-"$bin" status --prometheus >"$routes/prom" || rc=$?
-check "status --json and --prometheus on the real root parse, follow the schema, agree" \
-	python3 "$here/output-check.py" status "$routes/json" "$routes/prom" "$rc"
-if command -v promtool >/dev/null 2>&1; then
-	check "promtool check metrics accepts the route families" sh -c "promtool check metrics <'$routes/prom'"
-fi
-check_eq "status --json: the two default routes, windows as the kernel holds them" \
-	'[{"family":"ipv4","interface":"nt-v0","gateway":"192.0.2.1","protocol":"static","metric":0,"initcwnd":32,"initrwnd":32,"manager":null,"wanted_initcwnd":null,"wanted_initrwnd":null,"wanted_from":null,"left_alone":"the profile gives initial windows only where fq paces the first flight"},{"family":"ipv6","interface":"nt-v0","gateway":"2001:db8::1","protocol":"boot","metric":512,"initcwnd":20,"initrwnd":null,"manager":null,"wanted_initcwnd":null,"wanted_initrwnd":null,"wanted_from":null,"left_alone":"the profile gives initial windows only where fq paces the first flight"}]' \
-	"$(python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["routes"], separators=(",", ":")))' <"$routes/json")"
-check_match "status --prometheus: the IPv4 route's initcwnd" \
-	'^nettune_route_initcwnd\{family="ipv4",interface="nt-v0",gateway="192\.0\.2\.1",protocol="static",metric="0"\} 32$' \
-	"$(cat "$routes/prom")"
-check_match "status --prometheus: 0 where the route sets no initrwnd" \
-	'^nettune_route_initrwnd\{family="ipv6",interface="nt-v0",gateway="2001:db8::1",protocol="boot",metric="512"\} 0$' \
-	"$(cat "$routes/prom")"
-# The text lists them after the qdiscs when there is a fragment: a mount
-# namespace of its own, with a tmpfs over /etc/sysctl.d holding the tree's.
-nettune render sysctl >"$fragment"
-text=$(unshare --mount sh -c "mount -t tmpfs nettune /etc/sysctl.d && cp '$fragment' /etc/sysctl.d/ && '$bin' status" 2>&1 || true)
-check_match "status: the IPv4 default route's windows" \
-	'^route default via 192\.0\.2\.1 dev nt-v0 \(ipv4, static\): initcwnd 32, initrwnd 32$' "$text"
-check_match "status: the IPv6 one, the kernel's initrwnd" \
-	'^route default via 2001:db8::1 dev nt-v0 \(ipv6, boot\): initcwnd 20, initrwnd the kernel.s$' "$text"
-ip route del default via 192.0.2.1 dev nt-v0
-ip -6 route del default via 2001:db8::1 dev nt-v0
-text=$(unshare --mount sh -c "mount -t tmpfs nettune /etc/sysctl.d && cp '$fragment' /etc/sysctl.d/ && '$bin' status" 2>&1 || true)
-check_match "status: without a default route, says so" '^routes: no default route$' "$text"
-"$bin" status --json >"$routes/json" || true
-check_eq "status --json: an empty list" '[]' \
-	"$(python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["routes"]))' <"$routes/json")"
-ip route add default via 192.0.2.1 dev nt-v0
-text=$(unshare --mount sh -c "mount -t tmpfs nettune /etc/sysctl.d && cp '$fragment' /etc/sysctl.d/ && '$bin' status" 2>&1 || true)
-check_match "status: a route that sets no window, the kernel's" \
-	'^route default via 192\.0\.2\.1 dev nt-v0 \(ipv4, boot\): initcwnd 10 \(the kernel.s\), initrwnd the kernel.s$' "$text"
-rm -rf "$routes"
-
+# The routes' initial windows 0.2.0 gave, taken back by apply and by revert
+# on the real root (status no longer lists routes): tests/netns-takeback.sh,
+# each run in a network namespace of its own.
+for cmd in apply revert; do
+	check "the take-back of 0.2.0's route windows and files by $cmd" \
+		"$here/netns-takeback.sh" "$bin" "$cmd"
+	note "netns-takeback $cmd: $(printf '%s\n' "$out" | tail -n 1)"
+done
 
 summary

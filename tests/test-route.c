@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* route_parse on RTM_NEWROUTE messages built here the way the kernel lays
  * them out: which routes are default routes of the main table, and the
- * gateway, interface, protocol, metric and initial windows read from them. */
+ * gateway, interface, protocol, metric, ToS and initial windows read from
+ * them. And route_takeback_plan: which routes the upgrade may take the
+ * windows off, on lists of default routes as the kernel would hold them. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -115,6 +117,24 @@ static void test_ipv4_default_with_windows(void **state _unused_)
 						   .initrwnd = 40 });
 }
 
+/* ip route add default tos 0x10 via 192.0.2.1 dev if3 metric 100: the ToS
+ * is part of the route's key. */
+static void test_ipv4_default_tos(void **state _unused_)
+{
+	struct message m;
+	struct route_default rt;
+
+	default_route(&m, AF_INET, RTPROT_BOOT, 100, "192.0.2.1", 3);
+	m.rtm.rtm_tos = 0x10;
+	assert_int_equal(route_parse(&m.h, &rt), 1);
+	assert_int_equal(rt.tos, 0x10);
+	assert_int_equal(rt.metric, 100);
+
+	default_route(&m, AF_INET, RTPROT_BOOT, 100, "192.0.2.1", 3);
+	assert_int_equal(route_parse(&m.h, &rt), 1);
+	assert_int_equal(rt.tos, 0);
+}
+
 /* An IPv6 default route from a router advertisement, no windows of its own:
  * both 0, the kernel's. */
 static void test_ipv6_default_from_ra(void **state _unused_)
@@ -210,6 +230,152 @@ static void test_truncated(void **state _unused_)
 	assert_string_equal(rt.gateway, "");
 }
 
+/* --- route_takeback_plan ------------------------------------------------- */
+
+#define V4(dev, gw, m, t, cw, rw)  \
+	{ .family = AF_INET, .type = RTN_UNICAST, \
+	  .ifindex = (dev),        \
+	  .gateway = (gw),         \
+	  .protocol = RTPROT_BOOT, \
+	  .metric = (m),           \
+	  .tos = (t),              \
+	  .initcwnd = (cw),        \
+	  .initrwnd = (rw) }
+#define V6(dev, gw, m, cw, rw)     \
+	{ .family = AF_INET6, .type = RTN_UNICAST, \
+	  .ifindex = (dev),        \
+	  .gateway = (gw),         \
+	  .protocol = RTPROT_BOOT, \
+	  .metric = (m),           \
+	  .initcwnd = (cw),        \
+	  .initrwnd = (rw) }
+
+/* The interfaces: 2 is nta, 3 is ntb, whose routes have the windows. */
+struct plan_case {
+	const char *what;
+	struct route_default routes[4];
+	size_t n;
+	size_t i; /* the route with the windows */
+	enum route_takeback want;
+};
+
+static const struct plan_case plan_cases[] = {
+	{ "alone", { V4(3, "198.51.100.1", 100, 0, 32, 32) }, 1, 0, ROUTE_TAKEBACK_REPLACE },
+	{ "alone, beside an IPv6 route of the same metric",
+	  { V4(3, "198.51.100.1", 100, 0, 32, 32), V6(2, "fe80::1", 100, 0, 0) },
+	  2,
+	  0,
+	  ROUTE_TAKEBACK_REPLACE },
+	{ "beside another metric of the same interface",
+	  { V4(3, "198.51.100.1", 200, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_REPLACE },
+	/* The red team's: replacing ntb's could replace nta's. */
+	{ "another interface's at the same metric",
+	  { V4(2, "192.0.2.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "another interface's at the same metric, listed after",
+	  { V4(3, "198.51.100.1", 100, 0, 32, 32), V4(2, "192.0.2.1", 100, 0, 0, 0) },
+	  2,
+	  0,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "another interface's at the same metric, with windows of its own",
+	  { V4(2, "192.0.2.1", 100, 0, 32, 32), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "IPv6, another interface's at the same metric",
+	  { V6(2, "fe80::1", 1024, 0, 0), V6(3, "fe80::2", 1024, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "IPv6 alone", { V6(3, "fe80::2", 1024, 32, 32) }, 1, 0, ROUTE_TAKEBACK_REPLACE },
+	{ "a route of another ToS at the same metric is another key",
+	  { V4(3, "198.51.100.1", 100, 0, 0, 0),
+	    V4(3, "198.51.100.1", 100, 0x10, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_REPLACE },
+	{ "the same ToS through another gateway",
+	  { V4(3, "198.51.100.2", 100, 0x10, 0, 0),
+	    V4(3, "198.51.100.1", 100, 0x10, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	/* A manager added its route again beside the one with the windows. */
+	{ "IPv4 twin without the windows",
+	  { V4(3, "198.51.100.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_DELETE },
+	{ "IPv4 twin, with another interface's at the same metric too",
+	  { V4(2, "192.0.2.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 0, 0),
+	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  3,
+	  2,
+	  ROUTE_TAKEBACK_DELETE },
+	/* The red team's: "a ToS route is deleted as a twin". */
+	{ "a ToS route is no twin of the plain one",
+	  { V4(3, "198.51.100.1", 100, 0, 0, 0),
+	    V4(3, "198.51.100.1", 100, 0x10, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_REPLACE },
+	{ "nor the plain one of a ToS route",
+	  { V4(3, "198.51.100.1", 100, 0x10, 0, 0),
+	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_REPLACE },
+	{ "a twin with other windows is no twin without them",
+	  { V4(3, "198.51.100.1", 100, 0, 20, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "a route of another protocol is no twin",
+	  { { .family = AF_INET,
+	      .type = RTN_UNICAST,
+	      .ifindex = 3,
+	      .gateway = "198.51.100.1",
+	      .protocol = RTPROT_DHCP,
+	      .metric = 100 },
+	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	/* The red team's too: an unreachable default route of the same
+	 * metric, listed first, is the one the kernel would replace. */
+	{ "an unreachable route at the same metric",
+	  { { .family = AF_INET, .type = RTN_UNREACHABLE, .metric = 100 },
+	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2, 1, ROUTE_TAKEBACK_SHARED },
+	{ "an unreachable route at another metric",
+	  { { .family = AF_INET, .type = RTN_UNREACHABLE, .metric = 200 },
+	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2, 1, ROUTE_TAKEBACK_REPLACE },
+	/* IPv6 keeps no two routes that differ only in their windows apart:
+	 * one of a key is left, never deleted. */
+	{ "IPv6 twin",
+	  { V6(3, "fe80::2", 1024, 0, 0), V6(3, "fe80::2", 1024, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+};
+
+static void test_takeback_plan(void **state _unused_)
+{
+	for (size_t c = 0; c < ELEMENTSOF(plan_cases); c++) {
+		const struct plan_case *pc = &plan_cases[c];
+		enum route_takeback how = route_takeback_plan(pc->routes, pc->n, pc->i);
+
+		if (how != pc->want)
+			fail_msg("%s: %d, not %d", pc->what, how, pc->want);
+	}
+}
+
 static void test_names(void **state _unused_)
 {
 	char buf[16];
@@ -232,10 +398,12 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ipv4_default_with_windows),
+		cmocka_unit_test(test_ipv4_default_tos),
 		cmocka_unit_test(test_ipv6_default_from_ra),
 		cmocka_unit_test(test_not_default_routes),
 		cmocka_unit_test(test_multipath),
 		cmocka_unit_test(test_truncated),
+		cmocka_unit_test(test_takeback_plan),
 		cmocka_unit_test(test_names),
 	};
 
