@@ -6,10 +6,9 @@
 #    /proc/sys/net as before, tcp_bbr not loaded); the image gets the
 #    fragments and the first-boot marker. That disk then boots on 1 vCPU:
 #    the first-boot unit renders the fragments for that machine, so it ends
-#    with cubic and fq_codel, no tcp_bbr, the profile live, status 0; and
-#    it runs apply once more when network-online.target is reached, for the
-#    initial windows of the default routes (none on 1 vCPU), in the
-#    transient unit wp-panel-nettune-windows.
+#    with cubic and fq_codel, no tcp_bbr, the profile live, status 0; the
+#    initial-window unit runs after it and leaves the windows to the kernel
+#    (no fq on 1 vCPU): nothing in /sys/fs/bpf.
 title="chroot install: kernel untouched; image boots to cubic on 1 vCPU"
 
 scenario() {
@@ -59,17 +58,13 @@ check "a journal of the values it changed" test -f "$NT_JOURNAL"
 check_eq "journal: fin_timeout's original is the kernel's" 60 \
 	"$(journal_original net.ipv4.tcp_fin_timeout)"
 check_status_ok "first boot of the image"
-# The initial windows wait for the network: apply once more, in a unit of
-# its own after network-online.target (on 1 vCPU, cubic: none to give).
-_i=0
-while [ "$(systemctl show -p ActiveState --value wp-panel-nettune-windows.service)" != active ] && [ "$_i" -lt 60 ]; do
-	sleep 1
-	_i=$((_i + 1))
-done
-check_eq "apply ran again once the network was up" "active success" \
-	"$(systemctl show -p ActiveState --value wp-panel-nettune-windows.service) $(systemctl show -p Result --value wp-panel-nettune-windows.service)"
-check_match "after network-online.target" 'network-online\.target' \
-	"$(systemctl show -p After --value wp-panel-nettune-windows.service)"
-note "wp-panel-nettune-windows: $(journalctl -b -o cat -u wp-panel-nettune-windows.service | tr '\n' ';')"
+# The initial-window unit, after the first-boot one: on 1 vCPU, cubic and
+# fq_codel, no program to attach.
+check_eq "the initial-window unit ran" "active success" \
+	"$(systemctl show -p ActiveState --value wp-panel-nettune-initwnd.service) $(systemctl show -p Result --value wp-panel-nettune-initwnd.service)"
+note "wp-panel-nettune-initwnd: $(journalctl -b -o cat -u wp-panel-nettune-initwnd.service | tr '\n' ';')"
+check "no program pinned (no fq on 1 vCPU)" test ! -e /sys/fs/bpf/wp-panel-nettune/link
+said "status: the windows left to the kernel" status \
+	'^initial windows: left to the kernel: the fragment does not set fq$'
 GUEST
 }
