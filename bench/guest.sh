@@ -756,7 +756,7 @@ compete_stop() {
 	echo "flows $COMPETE_PIDS stopped at the end of the cell" >>"$RAW/$tag-compete.txt"
 	# shellcheck disable=SC2086 # a word list
 	kill $COMPETE_PIDS 2>/dev/null
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # a word list
 	wait $COMPETE_PIDS 2>/dev/null
 	COMPETE_PIDS=
 }

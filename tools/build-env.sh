@@ -123,7 +123,7 @@ env_open() {
 	trap env_cleanup EXIT
 	trap 'exit 1' INT TERM HUP
 	mkdir "$work/upper" "$work/ovl" "$work/root"
-	# shellcheck disable=SC2016
+	# shellcheck disable=SC2016 # expanded by the inner sh
 	if unshare --mount sh -c 'mount -t overlay overlay \
 		-o "lowerdir=$1,upperdir=$2/upper,workdir=$2/ovl" "$2/root"' sh "$env" "$work" 2>/dev/null; then
 		overlay=yes
@@ -149,7 +149,7 @@ env_cleanup() {
 # ignored, as they are in the work tree) into DIR, owned by the build user.
 env_copy_tree() {
 	mkdir -p "$1"
-	# shellcheck disable=SC2016
+	# shellcheck disable=SC2016 # expanded by the inner sh
 	# A copy of the tree inside another work tree (tests/vm/run makes
 	# them under build/) is not a git tree of its own.
 	if [ "$(git -C "$top" rev-parse --show-toplevel 2>/dev/null)" = "$top" ]; then
@@ -167,7 +167,7 @@ env_copy_tree() {
 # the tests it runs (under qemu-user for another architecture, their system
 # calls reaching this machine's kernel), can neither read nor change this
 # machine's sysctls; the tests use --root trees of their own.
-# shellcheck disable=SC2016
+# shellcheck disable=SC2016 # expanded by the inner sh
 in_env() {
 	unshare --mount --net --pid --fork --kill-child sh -c '
 		env=$1 work=$2 overlay=$3 userspec=$4; shift 4
@@ -247,7 +247,7 @@ env_sync_pot() {
 env_lintian() {
 	_out=$1
 	shift
-	# shellcheck disable=SC2016
+	# shellcheck disable=SC2016 # a dpkg-query format, not the shell's
 	say "running lintian $(in_env dpkg-query -W -f '${Version}' lintian) on $*"
 	in_env sh -c "lintian --display-info --pedantic $*" >"$_out" 2>&1 || true
 	cat "$_out" >&2

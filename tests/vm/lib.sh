@@ -248,7 +248,7 @@ vm_image() {
 	local pkgs key dir lock=$VM_CACHE/.lock
 	# shellcheck disable=SC2086 # a word list
 	pkgs=$(printf '%s\n' "linux-image-$VM_ARCH" $VM_BASE_PACKAGES "$@" | sort -u | tr '\n' ' ')
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086 # a word list
 	key=$(vm_image_key $pkgs)
 	dir=$VM_CACHE/$VM_SUITE-$key
 	# An emulated arm64 build takes a while: it has a lock of its own, so
@@ -265,7 +265,7 @@ vm_image() {
 		if [ "$VM_ARCH" != "$(dpkg --print-architecture)" ]; then
 			mmdebstrap() { vm_foreign_mmdebstrap "$@"; }
 		fi
-		# shellcheck disable=SC2086
+		# shellcheck disable=SC2086 # a word list
 		[ -f "$dir/disk.img" ] || vm_image_build "$dir" $pkgs
 		# Each recipe change leaves an image behind: drop those unused
 		# for a week (a use touches the folder).
