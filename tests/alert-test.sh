@@ -35,6 +35,25 @@ while read -r state _rest; do
 	"$bin" --root "$trees/$state" status --prometheus >"$dir/$state.prom" 2>/dev/null || true
 done <"$dir/matrix"
 
+# The program wanted and not attached: no --root tree shows it, since
+# status reads the running kernel's pins only outside one. Its metrics are
+# in-effect's with what status then prints (tests/test-report.c checks the
+# same samples): the condition initial-window-drift, the alarm, and the
+# program's families with attached 0.
+sed -e 's/^\(nettune_condition{condition="initial-window-drift",chosen="no"}\) 0$/\1 1/' \
+	-e 's/^nettune_alarm 0$/nettune_alarm 1/' "$dir/in-effect.prom" >"$dir/initial-window-drift.prom"
+check_eq "initial-window-drift: its condition and the alarm set in in-effect's metrics" 2 \
+	"$(diff "$dir/in-effect.prom" "$dir/initial-window-drift.prom" | grep -c '^>.* 1$' || true)"
+cat >>"$dir/initial-window-drift.prom" <<'PROM'
+# HELP nettune_initial_window_wanted 1 where the fragment sets fq and the setting names a port: the sock_ops program is to give the initial windows.
+# TYPE nettune_initial_window_wanted gauge
+nettune_initial_window_wanted 1
+# HELP nettune_initial_window_attached 1 when the initial-window program is attached to the root cgroup.
+# TYPE nettune_initial_window_attached gauge
+nettune_initial_window_attached 0
+PROM
+echo "initial-window-drift 3 initial-window-drift - NettuneAlarm" >>"$dir/matrix"
+
 cp "$rules" "$dir/rules.yml"
 python3 "$here/alert-cases.py" "$dir/rules.yml" "$dir/matrix" "$dir" >"$dir/test.yml"
 chown -R "$builder_uid:$builder_uid" "$dir"
