@@ -280,59 +280,6 @@ tree_compare() {
 	check_same "$1" /tmp/tree.before /tmp/tree.after
 }
 
-# --- The initial windows' scenarios (25-27) -----------------------------------
-
-# routes NAME IFACE...: `ip route show` into /host/NAME.routes, and quoted
-# in the output, once each IFACE has a default route (up to 60 s).
-routes() {
-	_name=$1
-	shift
-	_i=0
-	while [ "$_i" -lt 60 ]; do
-		_missing=
-		for _if; do
-			ip route show default dev "$_if" 2>/dev/null | grep -q . || _missing=$_if
-		done
-		[ -n "$_missing" ] || break
-		sleep 1
-		_i=$((_i + 1))
-	done
-	ip route show >"/host/$_name.routes"
-	sed "s/^/#   ip route show ($_name): /" "/host/$_name.routes"
-}
-
-# check_windows NAME: once the default routes of vt0 (DHCP) and vs0 (a
-# static gateway) both have the initial windows (a hook gives them a moment
-# after the route comes; up to 30 s), `ip route show` into NAME.routes, and
-# a check for each.
-check_windows() {
-	_i=0
-	while [ "$(ip route show default | grep -c ' initcwnd 32 initrwnd 32 ')" -lt 2 ] && [ "$_i" -lt 30 ]; do
-		sleep 1
-		_i=$((_i + 1))
-	done
-	routes "$1" vt0 vs0
-	check_match "$1: vt0's default route (DHCP) has the windows" \
-		'^default via 198\.51\.100\.1 dev vt0 .*initcwnd 32 initrwnd 32 ' "$(cat "/host/$1.routes")"
-	check_match "$1: vs0's default route (static) has the windows" \
-		'^default via 203\.0\.113\.1 dev vs0 .*initcwnd 32 initrwnd 32 ' "$(cat "/host/$1.routes")"
-}
-
-# dhcp_acks: how many DHCPACKs for vt0 the DHCP server of vm-lan.service
-# (tests/vm/run, lan_unit) has logged.
-dhcp_acks() { grep -c 'DHCPACK(vt1)' /var/log/vm-lan.log 2>/dev/null || echo 0; }
-
-# dhcp_answered BEFORE SECONDS: passes once the server has logged more
-# DHCPACKs than BEFORE, waiting up to SECONDS.
-dhcp_answered() {
-	_i=0
-	while [ "$(dhcp_acks)" -le "$1" ] && [ "$_i" -lt "$2" ]; do
-		sleep 1
-		_i=$((_i + 1))
-	done
-	check "the DHCP server answered the renewal (DHCPACK $1 -> $(dhcp_acks))" test "$(dhcp_acks)" -gt "$1"
-}
-
 # purge_baseline: what check_purge_restored compares with, taken before
 # the install: /host/before.tree, /host/before.sysctl and the boot's
 # /host/before.boot_id.

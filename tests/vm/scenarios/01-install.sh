@@ -50,8 +50,8 @@ check_eq "limits.d: soft nofile 65535 for everyone and root, no hard limit" \
 check_eq "system.conf.d drop-in" "[Manager]|DefaultLimitNOFILE=65535:524288|" \
 	"$(sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$NT_DROPIN" | tr '\n' '|')"
 conffiles=$(dpkg-query -W -f '${Conffiles}\n' wp-panel-nettune | awk 'NF { print $1 }' | sort | tr '\n' ' ')
-check_eq "dpkg conffiles: the two limits files, not the fragments" \
-	"$NT_LIMITS $NT_DROPIN " "$conffiles"
+check_eq "dpkg conffiles: the two limits files and the ports file, not the fragments" \
+	"$NT_LIMITS $NT_DROPIN /etc/wp-panel-nettune/initial-window-ports " "$conffiles"
 check_eq "ucf registers both fragments to the package" "$NT_MODULES $NT_SYSCTL " \
 	"$(awk '$1 == "wp-panel-nettune" { print $2 }' /var/lib/ucf/registry | sort | tr '\n' ' ')"
 check_eq "ucf knows both fragments' checksums" 2 \

@@ -84,13 +84,16 @@ cwnd_of() {
 # connections WHEN: servers on 127.0.0.1:80, [::1]:80 and 127.0.0.1:8080,
 # a fresh connection to each held open, and the windows of both sides.
 connections() {
+	_pids=
 	for _s in 127.0.0.1:80 ::1:80 127.0.0.1:8080; do
 		python3 -m http.server --bind "${_s%:*}" "${_s##*:}" >/dev/null 2>&1 &
+		_pids="$_pids $!"
 	done
 	sleep 3
 	python3 -c 'import socket, time
 s = [socket.create_connection(a) for a in (("127.0.0.1", 80), ("::1", 80), ("127.0.0.1", 8080))]
 time.sleep(30)' &
+	_pids="$_pids $!"
 	sleep 3
 	check_eq "$1: IPv4, the server side of a connection to port 80" cwnd:32 \
 		"$(cwnd_of 'src 127.0.0.1:80')"
@@ -101,14 +104,16 @@ time.sleep(30)' &
 	check_eq "$1: the client side of the IPv6 one" cwnd:10 "$(cwnd_of 'dst [::1]:80')"
 	check_eq "$1: the server side of a connection to port 8080 keeps the kernel's" cwnd:10 \
 		"$(cwnd_of 'src 127.0.0.1:8080')"
-	kill $(jobs -p) 2>/dev/null
-	wait 2>/dev/null
+	# shellcheck disable=SC2086 # a list of pids
+	kill $_pids 2>/dev/null
+	# shellcheck disable=SC2086
+	wait $_pids 2>/dev/null || true
 }
 # attached WHEN: the program as bpftool and status see it.
 attached() {
 	cgroup_tree "$1"
 	check_eq "$1: bpftool lists nettune_initwnd on /sys/fs/cgroup, sock_ops, multi" \
-		"/sys/fs/cgroup sock_ops multi nettune_initwnd" \
+		"/sys/fs/cgroup cgroup_sock_ops multi nettune_initwnd" \
 		"$(awk '/^\// { p = $1 } / nettune_initwnd *$/ { print p, $(NF - 2), $(NF - 1), $NF }' "/host/$1.cgroups")"
 	check_eq "$1: the pins" "given link ports prog windows" "$(ls /sys/fs/bpf/wp-panel-nettune | tr '\n' ' ' | sed 's/ $//')"
 	connections "$1"
