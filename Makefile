@@ -108,9 +108,15 @@ $(B)/locale/%/LC_MESSAGES/wp-panel-nettune.mo: po/%.po | need-gettext
 	msgfmt --check -o $@.tmp $<
 	mv $@.tmp $@
 
-pot: | need-gettext
-	xgettext $(XGETTEXT_FLAGS) -o po/wp-panel-nettune.pot $(POT_SRC)
-	@set -e; for po in po/*.po; do msgmerge --quiet --update --backup=none $$po po/wp-panel-nettune.pot; done
+$(B)/wp-panel-nettune.pot: $(POT_SRC) | need-gettext
+	@mkdir -p $(@D)
+	xgettext $(XGETTEXT_FLAGS) -o $@ $(POT_SRC)
+
+pot: $(B)/wp-panel-nettune.pot
+	cp $< po/wp-panel-nettune.pot
+	set -e; for po in po/*.po; do \
+		msgmerge --quiet --update --backup=none $$po po/wp-panel-nettune.pot; \
+	done
 
 # The sock_ops program that gives the initial windows (src/bpf/), and its
 # loader, src/sockops.c, which includes the program as a skeleton made by
