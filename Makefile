@@ -88,8 +88,8 @@ $(B)/l10n/main.o: src/main.c | need-libkmod
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) -DLOCALEDIR='"$(abspath $(B))/locale"' $(BASE_CFLAGS) $(CFLAGS) \
 		$(KMOD_CFLAGS) -MMD -MP -c -o $@ $<
-$(B)/l10n/wp-panel-nettune: $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC)) $(B)/l10n/main.o
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS)
+$(B)/l10n/wp-panel-nettune: $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC)) $(B)/l10n/main.o | need-bpf
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS) $(LIBBPF_LIBS)
 
 # The translations of the helper's messages: a catalogue per language,
 # checked by msgfmt as it is compiled. make pot takes the messages from the
