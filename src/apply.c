@@ -61,7 +61,8 @@ static int revert_record(const struct context *ctx, const struct record *rec)
 		return 0;
 	}
 	if (ctx->dry_run) {
-		printf(_("would restore %s = %s (now %s)\n"), rec->key, rec->original, live);
+		printf(_("would restore %s = %s (now %s)\n"), rec->key, rec->original,
+		       live);
 		return 0;
 	}
 	r = sysctl_write(ctx->root, rec->key, rec->original);
@@ -307,7 +308,7 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 	/* Purge puts back only the keys the journal may name. */
 	if (!tunable_journaled(a->key)) {
 		log_warning(_("not setting %s = %s: not a key of the profile, which purge "
-			    "could not put back; set it in a sysctl.d file of your own"),
+			      "could not put back; set it in a sysctl.d file of your own"),
 			    a->key, a->value);
 		return OUTCOME_SKIPPED;
 	}
@@ -332,9 +333,10 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 		return OUTCOME_UNCHANGED;
 	}
 	if (value_needs_refused_module(a, info)) {
-		log_warning(_("not setting %s = %s: its module is blacklisted, and the kernel "
-			    "would load it anyway"),
-			    a->key, a->value);
+		log_warning(
+			_("not setting %s = %s: its module is blacklisted, and the kernel "
+			  "would load it anyway"),
+			a->key, a->value);
 		return OUTCOME_SKIPPED;
 	}
 	if (ctx->dry_run) {
@@ -468,7 +470,8 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	 * and the good ones are applied, as systemd-sysctl will at boot. */
 	bad_lines = read_fragment_or_log(ctx, &fragment);
 	if (bad_lines == -ENOENT)
-		printf(_("%s%s is missing: nothing to set.\n"), ctx->root, FRAGMENT_SYSCTL);
+		printf(_("%s%s is missing: nothing to set.\n"), ctx->root,
+		       FRAGMENT_SYSCTL);
 	else if (bad_lines < 0)
 		return EXIT_FAILURE;
 	if (read_modules(ctx, &modules) < 0 || lock_or_log(ctx, &lock) < 0) {
@@ -510,12 +513,13 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	r = journal_save_or_log(ctx, &state);
 	ret = ret ?: r;
 	state_unlock(ctx->root, lock);
-	printf(ctx->dry_run ? ngettext("Would set %u key, %u already in effect, %u skipped",
-				       "Would set %u keys, %u already in effect, %u skipped",
-				       counts[OUTCOME_SET]) :
-			      ngettext("Set %u key, %u already in effect, %u skipped",
-				       "Set %u keys, %u already in effect, %u skipped",
-				       counts[OUTCOME_SET]),
+	printf(ctx->dry_run ?
+		       ngettext("Would set %u key, %u already in effect, %u skipped",
+				"Would set %u keys, %u already in effect, %u skipped",
+				counts[OUTCOME_SET]) :
+		       ngettext("Set %u key, %u already in effect, %u skipped",
+				"Set %u keys, %u already in effect, %u skipped",
+				counts[OUTCOME_SET]),
 	       counts[OUTCOME_SET], counts[OUTCOME_UNCHANGED], counts[OUTCOME_SKIPPED]);
 	if (counts[OUTCOME_OTHER_FILE] > 0)
 		printf(ngettext(", %u left to another file", ", %u left to other files",

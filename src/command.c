@@ -268,7 +268,7 @@ int journal_load_or_log(const struct context *ctx, struct state *ret)
 	r = state_load(ctx->root, ret, &path, &line);
 	if (r == 0 && (key = unknown_key(ret))) {
 		log_error(_("%s%s: %s is not a key the package sets: corrupt, not using it; "
-			  "move it aside to start anew"),
+			    "move it aside to start anew"),
 			  ctx->root, path, key);
 		state_free(ret);
 		return -EBADMSG;
@@ -278,7 +278,7 @@ int journal_load_or_log(const struct context *ctx, struct state *ret)
 			  ctx->root, path, line);
 	else if (r == -EBADMSG)
 		log_error(_("%s%s: truncated or not a record of this package, not using it; "
-			  "move it aside to start anew"),
+			    "move it aside to start anew"),
 			  ctx->root, path);
 	else if (r < 0)
 		log_error(_("cannot read %s%s: %s"), ctx->root, path, file_strerror(r));
@@ -320,12 +320,13 @@ int lock_or_log(const struct context *ctx, int *ret_fd)
 	r = state_lock(ctx->root, timeout, ret_fd);
 	if (r == -EAGAIN)
 		log_error(_("%s%s: another wp-panel-nettune is applying or reverting; "
-			  "gave up after %u s, try again when it has finished"),
+			    "gave up after %u s, try again when it has finished"),
 			  ctx->root, STATE_LOCK, timeout);
 	else if ((r == -ELOOP || r == -ENOTDIR) &&
 		 dirfd_refused(ctx->root, STATE_DIR, why, sizeof(why)))
 		log_error(_("cannot lock %s%s: %s, refused"), ctx->root, STATE_LOCK, why);
 	else if (r < 0)
-		log_error(_("cannot lock %s%s: %s"), ctx->root, STATE_LOCK, file_strerror(r));
+		log_error(_("cannot lock %s%s: %s"), ctx->root, STATE_LOCK,
+			  file_strerror(r));
 	return r;
 }

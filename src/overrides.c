@@ -61,8 +61,8 @@ static void print_overrides(const struct context *ctx, const struct override *o,
 			count += strcmp(o[j].theirs->file, o[i].theirs->file) == 0;
 		printf(ngettext("%s%s sets %zu key of %s%s at boot, after it:\n",
 				"%s%s sets %zu keys of %s%s at boot, after it:\n", count),
-		       ctx->root, text_escape(o[i].theirs->file, file, sizeof(file)), count,
-		       ctx->root, FRAGMENT_SYSCTL);
+		       ctx->root, text_escape(o[i].theirs->file, file, sizeof(file)),
+		       count, ctx->root, FRAGMENT_SYSCTL);
 		/* The values that differ one a line, then the others on one. */
 		for (size_t j = i; j < n; j++)
 			if (strcmp(o[j].theirs->file, o[i].theirs->file) == 0 &&
@@ -95,16 +95,16 @@ void overrides_report_file(void *userdata, const char *file, unsigned line, int 
 		log_warning("%s%s:%u: %s", root, file, line, sysctld_strerror(error));
 	} else if (error == -EISDIR || error == -ENXIO) {
 		log_warning(_("%s%s: %s: systemd-sysctl fails to read it, and it hides any "
-			    "file of its name in a later directory"),
+			      "file of its name in a later directory"),
 			    root, file, strerror(-error));
 	} else if (error == -EAGAIN) {
 		log_warning(_("%s%s is a FIFO: systemd-sysctl blocks reading it at boot and "
-			    "applies nothing"),
+			      "applies nothing"),
 			    root, file);
 		o->unknown = true;
 	} else {
 		log_warning(_("cannot read %s%s: %s; what systemd-sysctl sets at boot is "
-			    "unknown"),
+			      "unknown"),
 			    root, file, file_strerror(error));
 		o->unknown = true;
 	}
@@ -150,7 +150,7 @@ static void note_sysctl_conf(const struct context *ctx,
 		}
 	if (n > 0)
 		printf(_(" in %s%s: Debian 13 does not read that file at boot, only "
-		       "'sysctl -p' does\n"),
+			 "'sysctl -p' does\n"),
 		       ctx->root, SYSCTL_CONF);
 	assignments_free(&conf);
 }
@@ -181,8 +181,8 @@ static int do_overrides(struct context *ctx, int argc, char **argv)
 	} else {
 		n = overrides_collect(&fragment, &all, o, fragment.n);
 		if (n == 0)
-			printf(_("No other file sets a key of %s%s at boot.\n"), ctx->root,
-			       FRAGMENT_SYSCTL);
+			printf(_("No other file sets a key of %s%s at boot.\n"),
+			       ctx->root, FRAGMENT_SYSCTL);
 		print_overrides(ctx, o, n);
 		note_sysctl_conf(ctx, &fragment, &all);
 	}

@@ -267,8 +267,8 @@ static void status_modules(const struct context *ctx, struct report *r)
 
 	err = modulesd_parse_file(ctx->root, FRAGMENT_MODULES, &listed, &line);
 	if (err < 0 && err != -ENOENT && line == 0)
-		log_warning(_("cannot read %s%s: %s, ignoring"), ctx->root, FRAGMENT_MODULES,
-			    file_strerror(err));
+		log_warning(_("cannot read %s%s: %s, ignoring"), ctx->root,
+			    FRAGMENT_MODULES, file_strerror(err));
 	if (err < 0)
 		listed.n = 0;
 	for (size_t i = 0; i < n_tunables; i++) {
@@ -480,8 +480,8 @@ static int status_textfile(const struct context *ctx, const char *dir,
 
 	r = textfile_open(ctx->root, dir, &dir_fd, why, sizeof(why));
 	if (r == -ENOENT) {
-		log_debug(_("%s%s: absent, no node exporter here: nothing to do"), ctx->root,
-			  dir);
+		log_debug(_("%s%s: absent, no node exporter here: nothing to do"),
+			  ctx->root, dir);
 		return EXIT_SUCCESS;
 	}
 	if (r < 0) {
@@ -514,8 +514,8 @@ static int status_textfile(const struct context *ctx, const char *dir,
 		log_error(_("%s%s/%s left in place: cannot remove it"), ctx->root, dir,
 			  TEXTFILE_NAME);
 	else
-		log_error(_("%s%s/%s removed: no metrics rather than stale ones"), ctx->root,
-			  dir, TEXTFILE_NAME);
+		log_error(_("%s%s/%s removed: no metrics rather than stale ones"),
+			  ctx->root, dir, TEXTFILE_NAME);
 out:
 	free(data);
 	close(dir_fd);

@@ -21,8 +21,7 @@ bool sysctl_key_valid(const char *key)
 	if (strstr(key, ".."))
 		return false;
 	for (const char *p = key; *p; p++)
-		if (!ascii_islower(*p) && !ascii_isdigit(*p) &&
-		    !strchr("_.-", *p))
+		if (!ascii_islower(*p) && !ascii_isdigit(*p) && !strchr("_.-", *p))
 			return false;
 	return true;
 }

@@ -75,7 +75,7 @@ void takeover_fragment_keys(const char *root, struct assignments *ret)
 	if (r < 0 && r != -ENOENT)
 		log_warning(
 			_("cannot read %s%s: %s; purge sets every key of a taken-over file "
-			"again"),
+			  "again"),
 			root, FRAGMENT_SYSCTL, file_strerror(r));
 	if (r < 0)
 		assignments_free(ret);
@@ -98,7 +98,7 @@ void takeover_note_sets(const char *root, struct state *state,
 		r = keys_not_ours(root, saved, fragment, &theirs);
 		if (r < 0)
 			log_warning(_("cannot read %s%s: %s; purge puts it back without "
-				    "setting its keys"),
+				      "setting its keys"),
 				    root, saved, file_strerror(r));
 		for (size_t j = 0; j < theirs.n; j++) {
 			char value[VALUE_MAX + 1];
@@ -108,9 +108,10 @@ void takeover_note_sets(const char *root, struct state *state,
 			if (value[0] &&
 			    (!tunable_journaled(theirs.items[j].key) ||
 			     state_add_set(state, i, theirs.items[j].key, value) < 0))
-				log_warning(_("%s: %s = %s cannot be written in the journal, "
-					    "purge leaves it"),
-					    saved, theirs.items[j].key, value);
+				log_warning(
+					_("%s: %s = %s cannot be written in the journal, "
+					  "purge leaves it"),
+					saved, theirs.items[j].key, value);
 		}
 		assignments_free(&theirs);
 	}
@@ -223,8 +224,9 @@ static int find_variant(const char *root, const char *data, size_t len, char *re
 			/* A variant we cannot read cannot match: the file stays. */
 			log_warning(_("cannot read %s/%s: %s, ignoring"), dir,
 				    names[i]->d_name,
-				    r == -EINVAL || r == -ELOOP ? _("not a regular file") :
-								  file_strerror(r));
+				    r == -EINVAL || r == -ELOOP ?
+					    _("not a regular file") :
+					    file_strerror(r));
 		}
 		free(names[i]);
 	}
@@ -436,11 +438,12 @@ static void note_orphaned_keys(const struct context *ctx, const char *file)
 		printf("%s%s", i == 0 ? _("note: not in our fragment: ") : ", ",
 		       theirs.items[i].key);
 	if (theirs.n > 0)
-		printf(ngettext("; it keeps its live value until the next boot, then the "
-				"kernel's default (purge sets the file's values again)\n",
-				"; they keep their live values until the next boot, then the "
-				"kernel's default (purge sets the file's values again)\n",
-				theirs.n));
+		printf(ngettext(
+			"; it keeps its live value until the next boot, then the "
+			"kernel's default (purge sets the file's values again)\n",
+			"; they keep their live values until the next boot, then the "
+			"kernel's default (purge sets the file's values again)\n",
+			theirs.n));
 	assignments_free(&theirs);
 	assignments_free(&ours);
 }
@@ -455,9 +458,10 @@ static int report(const struct context *ctx, const char *path, const struct foun
 		log_warning(_("%s changed while it was taken over: left in place"), path);
 		return EXIT_FAILURE;
 	} else if (r == -ESTALE) {
-		log_warning(_("%s changed while it was taken over, and another file took its "
-			    "place: kept as %s%s/%s"),
-			    path, ctx->root, TAKEOVER_ETC_DIR, name);
+		log_warning(
+			_("%s changed while it was taken over, and another file took its "
+			  "place: kept as %s%s/%s"),
+			path, ctx->root, TAKEOVER_ETC_DIR, name);
 		return EXIT_FAILURE;
 	} else if (r < 0 && what) {
 		if ((r == -ELOOP || r == -ENOTDIR) &&
@@ -465,8 +469,8 @@ static int report(const struct context *ctx, const char *path, const struct foun
 			log_warning(_("cannot take over %s: %s, refused; left it in place"),
 				    path, why);
 		else
-			log_warning(_("cannot take over %s: %s: %s; left it in place"), path,
-				    _(what), file_strerror(r));
+			log_warning(_("cannot take over %s: %s: %s; left it in place"),
+				    path, _(what), file_strerror(r));
 		return EXIT_FAILURE;
 	} else if (r == -ENOENT) {
 		log_debug(_("%s: absent, nothing to take over"), path);
@@ -477,13 +481,13 @@ static int report(const struct context *ctx, const char *path, const struct foun
 		return EXIT_SUCCESS;
 	} else if (r == -ENODATA) {
 		log_error(_("cannot tell whether %s is the WP Panel installer's: no variant of it "
-			  "in %s%s/, which the package installs (ROOT TREES in "
-			  "wp-panel-nettune(8)); left it in place"),
+			    "in %s%s/, which the package installs (ROOT TREES in "
+			    "wp-panel-nettune(8)); left it in place"),
 			  path, ctx->root, TAKEOVER_VARIANTS);
 		return EXIT_FAILURE;
 	} else if (r == 0 || r == -EFBIG) {
 		printf(_("%s is not what the WP Panel installer writes (edited?): left alone; "
-		       "at boot it overrides our fragment for the keys it sets\n"),
+			 "at boot it overrides our fragment for the keys it sets\n"),
 		       path);
 		return EXIT_SUCCESS;
 	} else if (r < 0) {
@@ -496,7 +500,7 @@ static int report(const struct context *ctx, const char *path, const struct foun
 		return EXIT_SUCCESS;
 	}
 	printf(_("took over %s (the WP Panel installer's %s): kept in %s%s, "
-	       "purge puts it back\n"),
+		 "purge puts it back\n"),
 	       path, f->variant, ctx->root, TAKEOVER_DIR);
 	note_orphaned_keys(ctx, COPY_PATH);
 	return EXIT_SUCCESS;
@@ -537,7 +541,7 @@ static int do_takeover(struct context *ctx, int argc, char **argv)
 			if (r == 0 && strcmp(name, TAKEOVER_NAME) != 0)
 				log_warning(
 					_("%s%s/%s: left by an interrupted takeover, and another "
-					"file took its place: kept as %s%s/%s"),
+					  "file took its place: kept as %s%s/%s"),
 					ctx->root, TAKEOVER_ETC_DIR, ASIDE_NAME,
 					ctx->root, TAKEOVER_ETC_DIR, name);
 			name = TAKEOVER_NAME;

@@ -89,8 +89,9 @@ static void test_text_width(void **state _unused_)
 		assert_non_null(f);
 		text_print_padded(f, cases[i].s, 7);
 		fclose(f);
-		assert_int_equal(strlen(buf), strlen(cases[i].s) +
-						      (cases[i].width < 7 ? 7 - cases[i].width : 0));
+		assert_int_equal(strlen(buf),
+				 strlen(cases[i].s) +
+					 (cases[i].width < 7 ? 7 - cases[i].width : 0));
 	}
 	setlocale(LC_CTYPE, "C");
 }
