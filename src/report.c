@@ -339,18 +339,8 @@ static void print_text_qdiscs(const struct report *r, FILE *f)
 	if (report_qdisc_pending(r))
 		fprintf(f,
 			_("note: %s %s reaches an interface when it is created; the ones\n"
-			"      above keep their qdisc until the next boot (BBR paces itself meanwhile).\n"),
+			  "      above keep their qdisc until the next boot (BBR paces itself meanwhile).\n"),
 			strrchr(r->qdisc->key, '.') + 1, r->qdisc->value);
-}
-
-static void print_ports(const struct sockops_windows *w, FILE *f)
-{
-	for (size_t i = 0; i < w->n_ports; i++)
-		fprintf(f, "%s%u",
-			i == 0		    ? "" :
-			i + 1 == w->n_ports ? " and " :
-					      ", ",
-			w->ports[i]);
 }
 
 /* One line: the program as it is, and what the package wants of it. */
@@ -358,38 +348,44 @@ static void print_text_initwnd(const struct report *r, FILE *f)
 {
 	const struct sockops_windows *want = &r->initwnd_want;
 	char why[TEXT_ESCAPED_SIZE(sizeof(r->initwnd_why))];
+	char ports[SOCKOPS_PORTS_MAX * 12];
 
 	if (!r->fragment_present)
 		return;
-	fprintf(f, "initial windows: ");
+	sockops_ports_text(want, ports, sizeof(ports));
+	/* TRANSLATORS: the start of status's line on the initial-window program. */
+	fprintf(f, _("initial windows: "));
 	if (r->initwnd_error == -EOPNOTSUPP) {
-		fprintf(f, "%s\n", kernel_error_text(r->initwnd_error));
+		fprintf(f, _("not queried under --root\n"));
 	} else if (initwnd_as_wanted(r)) {
-		fprintf(f, "%u and %u for new connections to ports ", want->cwnd,
-			want->rwnd);
-		print_ports(want, f);
-		fprintf(f, ", attached to %s (program %u), given %" PRIu64 " times\n",
-			SOCKOPS_CGROUP, r->initwnd.prog_id, r->initwnd.given);
+		fprintf(f,
+			_("%u and %u for new connections to ports %s, attached to %s (program %u), "
+			  "given %" PRIu64 " times\n"),
+			want->cwnd, want->rwnd, ports, SOCKOPS_CGROUP, r->initwnd.prog_id,
+			r->initwnd.given);
 	} else if (r->initwnd_wanted && r->initwnd_why[0]) {
-		fprintf(f, "left to the kernel: %s\n",
-			text_escape(r->initwnd_why, why, sizeof(why)));
+		/* The phrase was recorded in English: its translation, if any. */
+		fprintf(f, _("left to the kernel: %s\n"),
+			text_escape(_(r->initwnd_why), why, sizeof(why)));
 	} else if (r->initwnd_wanted) {
-		fprintf(f, "WANTED %u and %u for new connections to ports ", want->cwnd,
-			want->rwnd);
-		print_ports(want, f);
 		if (r->initwnd_error == 0 && r->initwnd.attached)
 			fprintf(f,
-				": attached with others; wp-panel-nettune initwnd sets them\n");
+				_("WANTED %u and %u for new connections to ports %s: attached with "
+				  "others; wp-panel-nettune initwnd sets them\n"),
+				want->cwnd, want->rwnd, ports);
 		else
 			fprintf(f,
-				": not attached; wp-panel-nettune initwnd attaches it\n");
+				_("WANTED %u and %u for new connections to ports %s: not attached; "
+				  "wp-panel-nettune initwnd attaches it\n"),
+				want->cwnd, want->rwnd, ports);
 	} else if (r->initwnd_error == 0 && r->initwnd.attached) {
-		fprintf(f, "ATTACHED though not wanted; wp-panel-nettune initwnd "
-			   "detaches it\n");
+		fprintf(f,
+			_("ATTACHED though not wanted; wp-panel-nettune initwnd detaches it\n"));
 	} else if (want->n_ports == 0) {
-		fprintf(f, "left to the kernel: %s names no port\n", INITWND_PORTS_FILE);
+		fprintf(f, _("left to the kernel: %s names no port\n"),
+			INITWND_PORTS_FILE);
 	} else {
-		fprintf(f, "left to the kernel: the fragment does not set fq\n");
+		fprintf(f, _("left to the kernel: the fragment does not set fq\n"));
 	}
 }
 
@@ -410,11 +406,12 @@ static void print_text_cpus(const struct report *r, FILE *f)
 	}
 	if (!r->cpus_compared) {
 		fprintf(f,
-			ngettext("warning: the fragment was made for %u CPU, this machine has %u now:\n"
-				 "         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n",
-				 "warning: the fragment was made for %u CPUs, this machine has %u now:\n"
-				 "         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n",
-				 r->fragment_cpus),
+			ngettext(
+				"warning: the fragment was made for %u CPU, this machine has %u now:\n"
+				"         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n",
+				"warning: the fragment was made for %u CPUs, this machine has %u now:\n"
+				"         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n",
+				r->fragment_cpus),
 			r->fragment_cpus, r->info.cpus);
 		return;
 	}
@@ -442,7 +439,8 @@ static void print_text_updates(const struct report *r, FILE *f)
 {
 	char value[TEXT_ESCAPED_SIZE(VALUE_MAX)];
 
-	fprintf(f, _("warning: an update of the fragment is not taken; it would change:\n"));
+	fprintf(f,
+		_("warning: an update of the fragment is not taken; it would change:\n"));
 	for (size_t i = 0; i < r->n_keys; i++) {
 		const struct key_facts *k = &r->keys[i];
 
@@ -461,12 +459,12 @@ static void print_text_updates(const struct report *r, FILE *f)
 	if (r->base_present && !r->edited)
 		fprintf(f,
 			_("         It is the fragment the package installed: run\n"
-			"         'dpkg-reconfigure wp-panel-nettune' to take the new one.\n"));
+			  "         'dpkg-reconfigure wp-panel-nettune' to take the new one.\n"));
 	else
 		fprintf(f,
 			_("         It %s: take these lines\n"
-			"         by hand ('wp-panel-nettune render%s%s sysctl' prints the new\n"
-			"         fragment), then run 'dpkg-reconfigure wp-panel-nettune' to apply it.\n"),
+			  "         by hand ('wp-panel-nettune render%s%s sysctl' prints the new\n"
+			  "         fragment), then run 'dpkg-reconfigure wp-panel-nettune' to apply it.\n"),
 			r->base_present ?
 				_("has edits, which stay as they are") :
 				_("may have edits (no record of the package's copy)"),
@@ -550,8 +548,9 @@ void report_print_text(const struct report *r, FILE *f)
 		char file[TEXT_ESCAPED_SIZE(sizeof(k->boot->file))];
 
 		print_row(f, k->key,
-			  k->wanted ? text_escape(k->wanted->value, value, sizeof(value)) :
-				      _("(missing)"),
+			  k->wanted ?
+				  text_escape(k->wanted->value, value, sizeof(value)) :
+				  _("(missing)"),
 			  text_escape(live, live_esc, sizeof(live_esc)),
 			  k->boot ? text_escape(k->boot->file, file, sizeof(file)) :
 				    _("(none)"));
@@ -565,8 +564,8 @@ void report_print_text(const struct report *r, FILE *f)
 
 		fprintf(f, "%s: %s\n", m->name, modstate_to_string(m->state));
 		if (module_unloadable(r, m))
-			fprintf(f, _("%s is listed in %s but cannot be loaded\n"), m->name,
-				FRAGMENT_MODULES);
+			fprintf(f, _("%s is listed in %s but cannot be loaded\n"),
+				m->name, FRAGMENT_MODULES);
 	}
 	print_text_qdiscs(r, f);
 	print_text_initwnd(r, f);
@@ -579,10 +578,11 @@ void report_print_text(const struct report *r, FILE *f)
 		for (size_t i = 0; i < REPORT_UCF_SUFFIXES && r->ucf_left[i]; i++)
 			fprintf(f,
 				_("note: %s%s%s, left by ucf, differs from the fragment only in\n"
-				"      what was edited: nothing to take from it.\n"),
+				  "      what was edited: nothing to take from it.\n"),
 				r->root, FRAGMENT_SYSCTL, r->ucf_left[i]);
 	if (r->malformed)
-		fprintf(f, _("warning: the fragment has lines that are not assignments.\n"));
+		fprintf(f,
+			_("warning: the fragment has lines that are not assignments.\n"));
 	print_text_verdict(r, verdict, f);
 }
 

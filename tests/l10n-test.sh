@@ -103,6 +103,8 @@ check_eq "status: a row" \
 	"$(printf '%s\n' "$out" | grep '^net.core.somaxconn ')"
 check_eq "status: under --root" "qdiscs：使用 --root 时不查询" \
 	"$(printf '%s\n' "$out" | grep '^qdiscs')"
+check_eq "status: the initial windows under --root" "初始窗口：使用 --root 时不查询" \
+	"$(printf '%s\n' "$out" | grep '^初始窗口')"
 check_eq "status: the verdict" "全部生效。" "$(last)"
 
 for format in --json --prometheus; do
