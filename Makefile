@@ -58,6 +58,8 @@ LIB_SRC = src/util.c src/dirfd.c src/log.c src/sysctl.c src/sysctld.c src/module
 PROG_SRC = src/main.c
 # The languages of po/, each built into a catalogue of the helper's messages.
 PO_LANGS = $(basename $(notdir $(wildcard po/*.po)))
+# The man page's translations, man/LANG/wp-panel-nettune.8.
+MAN_LANGS = $(patsubst man/%/,%,$(wildcard man/*/))
 MO_FILES = $(patsubst %,$(B)/locale/%/LC_MESSAGES/wp-panel-nettune.mo,$(PO_LANGS))
 
 all: $(B)/wp-panel-nettune $(MO_FILES)
@@ -162,11 +164,14 @@ install: $(B)/wp-panel-nettune $(MO_FILES)
 		install -D -m 0644 $(B)/locale/$$lang/LC_MESSAGES/wp-panel-nettune.mo \
 			$(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/wp-panel-nettune.mo; \
 	done
-	# The version on the man page's title line is debian/changelog's.
-	install -d $(DESTDIR)$(MANDIR)/man8
-	sed '1,/^\.TH /s/"wp-panel-nettune [^"]*"/"wp-panel-nettune $(VERSION)"/' \
-		man/wp-panel-nettune.8 >$(DESTDIR)$(MANDIR)/man8/wp-panel-nettune.8
-	chmod 0644 $(DESTDIR)$(MANDIR)/man8/wp-panel-nettune.8
+	# The version on the man pages' title line is debian/changelog's; a
+	# translation, man/LANG/, goes where man(1) looks for LANG's pages.
+	set -e; for sub in "" $(addsuffix /,$(MAN_LANGS)); do \
+		install -d $(DESTDIR)$(MANDIR)/$${sub}man8; \
+		sed '1,/^\.TH /s/"wp-panel-nettune [^"]*"/"wp-panel-nettune $(VERSION)"/' \
+			man/$${sub}wp-panel-nettune.8 >$(DESTDIR)$(MANDIR)/$${sub}man8/wp-panel-nettune.8; \
+		chmod 0644 $(DESTDIR)$(MANDIR)/$${sub}man8/wp-panel-nettune.8; \
+	done
 	install -d $(DESTDIR)$(DATADIR)/wp-panel-nettune/installer
 	install -m 0644 share/installer/* $(DESTDIR)$(DATADIR)/wp-panel-nettune/installer/
 	install -d $(DESTDIR)$(DATADIR)/wp-panel-nettune/schema

@@ -50,7 +50,7 @@ check-deps:
 # The tests of check-unit that neither run the helper nor link its code: the
 # sanitizer build leaves them out, having nothing of its own to give them.
 HELPER_FREE_TESTS = tests/debconf-po-test.sh tests/make-test.sh tests/maintainer-test.sh \
-	tests/readme-zh-test.sh
+	tests/readme-zh-test.sh tests/man-zh-test.sh
 
 check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables $(B)/dump-commands \
 		$(B)/l10n/wp-panel-nettune $(B)/wp-panel-nettune.pot $(MO_FILES)
