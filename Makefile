@@ -1,5 +1,5 @@
 # wp-panel-nettune: build, test, package. The targets, one line each (make help):
-# make all                the helper, build/wp-panel-nettune (what plain make does)
+# make all                the helper, build/wp-panel-nettune, and its catalogues (plain make)
 # make install            install what the package installs, docs aside, into DESTDIR PREFIX
 # make check              every test group below (check-vm beside the rest), then the seconds of each
 # make check-deps         install what building and testing need (tools/install-deps)
@@ -22,6 +22,7 @@
 # make bench              the network benchmark (at most 60 min), in bench/results/
 # make bench-helper       the helper's memory and time on large trees
 # make clean              remove build/
+# make pot                refresh po/wp-panel-nettune.pot from the sources, msgmerge po/*.po
 # make help               this list
 
 # The version, of the helper and of the package: the one of the latest
@@ -35,6 +36,7 @@ SBINDIR = $(PREFIX)/sbin
 LIBEXECDIR = $(PREFIX)/libexec
 DATADIR = $(PREFIX)/share
 MANDIR = $(DATADIR)/man
+LOCALEDIR = $(DATADIR)/locale
 BASHCOMPDIR = $(DATADIR)/bash-completion/completions
 UNITDIR = $(PREFIX)/lib/systemd/system
 SYSCONFDIR = /etc
@@ -54,8 +56,13 @@ LIB_SRC = src/util.c src/dirfd.c src/log.c src/sysctl.c src/sysctld.c src/module
 	src/modload.c src/sysinfo.c src/profile.c src/render.c src/qdisc.c src/netlink.c src/route.c src/bpfobj.c src/sockops.c src/initwnd.c src/apply.c src/status.c \
 	src/takeover.c src/journal.c src/overrides.c src/command.c src/usage.c src/detect.c src/utf8.c src/textfile.c src/json.c src/expo.c src/report.c
 PROG_SRC = src/main.c
+# The languages of po/, each built into a catalogue of the helper's messages.
+PO_LANGS = $(basename $(notdir $(wildcard po/*.po)))
+# The man page's translations, man/LANG/wp-panel-nettune.8.
+MAN_LANGS = $(patsubst man/%/,%,$(wildcard man/*/))
+MO_FILES = $(patsubst %,$(B)/locale/%/LC_MESSAGES/wp-panel-nettune.mo,$(PO_LANGS))
 
-all: $(B)/wp-panel-nettune
+all: $(B)/wp-panel-nettune $(MO_FILES)
 
 # What compiles needs libkmod, and the unit tests cmocka: without them make
 # stops before the compiler does, with one line saying what to run. (Each
@@ -75,6 +82,43 @@ $(B)/%.o: src/%.c | need-libkmod
 
 $(B)/wp-panel-nettune: $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC) $(PROG_SRC)) | need-bpf
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS) $(LIBBPF_LIBS)
+
+# Where main binds the message catalogues: the helper make installs looks in
+# LOCALEDIR; the one the tests run in Chinese, in the catalogues of the build.
+$(B)/main.o: CPPFLAGS += -DLOCALEDIR='"$(LOCALEDIR)"'
+$(B)/l10n/main.o: src/main.c | need-libkmod
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DLOCALEDIR='"$(abspath $(B))/locale"' $(BASE_CFLAGS) $(CFLAGS) \
+		$(KMOD_CFLAGS) -MMD -MP -c -o $@ $<
+$(B)/l10n/wp-panel-nettune: $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC)) $(B)/l10n/main.o | need-bpf
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(KMOD_LIBS) $(LIBBPF_LIBS)
+
+# The translations of the helper's messages: a catalogue per language,
+# checked by msgfmt as it is compiled. make pot takes the messages from the
+# sources again and merges them into each language's file, for its
+# translator.
+# Every source file: a message marked anywhere is in the template.
+POT_SRC = $(sort $(wildcard src/*.c src/*.h))
+XGETTEXT_FLAGS = --language=C --from-code=UTF-8 --keyword=_ --keyword=N_ \
+	--keyword=ngettext:1,2 --add-comments=TRANSLATORS: --package-name=wp-panel-nettune \
+	--package-version=$(VERSION)
+need-gettext:
+	$(if $(shell command -v msgfmt),@:,$(error msgfmt not found: run 'tools/install-deps build'))
+
+$(B)/locale/%/LC_MESSAGES/wp-panel-nettune.mo: po/%.po | need-gettext
+	@mkdir -p $(@D)
+	msgfmt --check -o $@.tmp $<
+	mv $@.tmp $@
+
+$(B)/wp-panel-nettune.pot: $(POT_SRC) | need-gettext
+	@mkdir -p $(@D)
+	xgettext $(XGETTEXT_FLAGS) -o $@ $(POT_SRC)
+
+pot: $(B)/wp-panel-nettune.pot
+	cp $< po/wp-panel-nettune.pot
+	set -e; for po in po/*.po; do \
+		msgmerge --quiet --update --backup=none $$po po/wp-panel-nettune.pot; \
+	done
 
 # The sock_ops program that gives the initial windows (src/bpf/), and its
 # loader, src/sockops.c, which includes the program as a skeleton made by
@@ -103,7 +147,7 @@ include tests/tests.mk
 
 # What the package installs, all of it but the documentation, which
 # debhelper installs (debian/README.Debian, NEWS, changelog, copyright,
-# examples): the helper and its man page; its data (the installer's
+# examples): the helper, the catalogues of its messages and its man page; its data (the installer's
 # variants takeover compares with, the JSON Schemas, the shell functions the
 # maintainer scripts share); the first-boot script and unit and the
 # initial-window unit, which sysinit.target wants through the links
@@ -114,13 +158,20 @@ include tests/tests.mk
 # initial window's ports; and the
 # directories the fragments are written to. The units and scripts name
 # their files under /usr, the default PREFIX.
-install: $(B)/wp-panel-nettune
+install: $(B)/wp-panel-nettune $(MO_FILES)
 	install -D -m 0755 $(B)/wp-panel-nettune $(DESTDIR)$(SBINDIR)/wp-panel-nettune
-	# The version on the man page's title line is debian/changelog's.
-	install -d $(DESTDIR)$(MANDIR)/man8
-	sed '1,/^\.TH /s/"wp-panel-nettune [^"]*"/"wp-panel-nettune $(VERSION)"/' \
-		man/wp-panel-nettune.8 >$(DESTDIR)$(MANDIR)/man8/wp-panel-nettune.8
-	chmod 0644 $(DESTDIR)$(MANDIR)/man8/wp-panel-nettune.8
+	set -e; for lang in $(PO_LANGS); do \
+		install -D -m 0644 $(B)/locale/$$lang/LC_MESSAGES/wp-panel-nettune.mo \
+			$(DESTDIR)$(LOCALEDIR)/$$lang/LC_MESSAGES/wp-panel-nettune.mo; \
+	done
+	# The version on the man pages' title line is debian/changelog's; a
+	# translation, man/LANG/, goes where man(1) looks for LANG's pages.
+	set -e; for sub in "" $(addsuffix /,$(MAN_LANGS)); do \
+		install -d $(DESTDIR)$(MANDIR)/$${sub}man8; \
+		sed '1,/^\.TH /s/"wp-panel-nettune [^"]*"/"wp-panel-nettune $(VERSION)"/' \
+			man/$${sub}wp-panel-nettune.8 >$(DESTDIR)$(MANDIR)/$${sub}man8/wp-panel-nettune.8; \
+		chmod 0644 $(DESTDIR)$(MANDIR)/$${sub}man8/wp-panel-nettune.8; \
+	done
 	install -d $(DESTDIR)$(DATADIR)/wp-panel-nettune/installer
 	install -m 0644 share/installer/* $(DESTDIR)$(DATADIR)/wp-panel-nettune/installer/
 	install -d $(DESTDIR)$(DATADIR)/wp-panel-nettune/schema
@@ -177,8 +228,8 @@ help:
 format:
 	tools/lint --format
 
-.PHONY: all install deb lint bench bench-helper clean format help
-.PHONY: need-libkmod need-cmocka need-clang need-bpf
+.PHONY: all install deb lint bench bench-helper clean format help pot
+.PHONY: need-libkmod need-cmocka need-clang need-bpf need-gettext
 .SECONDARY:
 
 -include $(wildcard $(B)/*.d $(B)/*/*.d)

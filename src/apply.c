@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "initwnd.h"
 #include "log.h"
 #include "modulesd.h"
@@ -31,7 +32,7 @@ static bool refuse_without_root(const struct context *ctx)
 {
 	if (ctx->root[0] != '\0' || ctx->dry_run || geteuid() == 0)
 		return false;
-	log_error("needs root: it changes the running kernel and the record in %s",
+	log_error(_("needs root: it changes the running kernel and the record in %s"),
 		  STATE_DIR);
 	return true;
 }
@@ -45,31 +46,32 @@ static int revert_record(const struct context *ctx, const struct record *rec)
 
 	r = sysctl_read(ctx->root, rec->key, live, sizeof(live));
 	if (r == -ENOENT) {
-		log_warning("%s is gone from this kernel, ignoring", rec->key);
+		log_warning(_("%s is gone from this kernel, ignoring"), rec->key);
 		return 0;
 	}
 	if (r < 0) {
-		log_error("cannot read %s: %s", rec->key, file_strerror(r));
+		log_error(_("cannot read %s: %s"), rec->key, file_strerror(r));
 		return r;
 	}
 	if (strcmp(live, rec->original) == 0)
 		return 0;
 	if (!record_is_ours(rec, live)) {
-		log_warning("%s is now %s, changed since it was set to %s; leaving it",
+		log_warning(_("%s is now %s, changed since it was set to %s; leaving it"),
 			    rec->key, live, rec->applied);
 		return 0;
 	}
 	if (ctx->dry_run) {
-		printf("would restore %s = %s (now %s)\n", rec->key, rec->original, live);
+		printf(_("would restore %s = %s (now %s)\n"), rec->key, rec->original,
+		       live);
 		return 0;
 	}
 	r = sysctl_write(ctx->root, rec->key, rec->original);
 	if (r < 0) {
-		log_error("cannot restore %s to %s: %s", rec->key, rec->original,
+		log_error(_("cannot restore %s to %s: %s"), rec->key, rec->original,
 			  file_strerror(r));
 		return r;
 	}
-	printf("restored %s = %s\n", rec->key, rec->original);
+	printf(_("restored %s = %s\n"), rec->key, rec->original);
 	return 0;
 }
 
@@ -85,7 +87,7 @@ static int read_modules(const struct context *ctx, struct modules *ret)
 	}
 	if (r < 0)
 		log_error("%s%s:%u: %s", ctx->root, FRAGMENT_MODULES, line,
-			  r == -EINVAL ? "not a module name" : file_strerror(r));
+			  r == -EINVAL ? _("not a module name") : file_strerror(r));
 	return r;
 }
 
@@ -102,9 +104,9 @@ static int load_modules(const struct context *ctx, const struct sysinfo *info,
 		r = modload_ensure(ctx->root, info->release, name, insert, &result);
 		if (r < 0) {
 			if (sysctl_error_is_refusal(r)) {
-				log_warning("not allowed to load %s, ignoring", name);
+				log_warning(_("not allowed to load %s, ignoring"), name);
 			} else {
-				log_error("cannot load module %s: %s", name,
+				log_error(_("cannot load module %s: %s"), name,
 					  file_strerror(r));
 				ret = ret ?: r;
 			}
@@ -114,17 +116,17 @@ static int load_modules(const struct context *ctx, const struct sysinfo *info,
 		case MODRESULT_PRESENT:
 			break;
 		case MODRESULT_INSERTED:
-			printf("loaded module %s\n", name);
+			printf(_("loaded module %s\n"), name);
 			break;
 		case MODRESULT_WOULD_INSERT:
-			printf("would load module %s\n", name);
+			printf(_("would load module %s\n"), name);
 			break;
 		case MODRESULT_BLACKLISTED:
-			log_warning("%s is blacklisted in modprobe.d, not loading it",
+			log_warning(_("%s is blacklisted in modprobe.d, not loading it"),
 				    name);
 			break;
 		case MODRESULT_NOT_FOUND:
-			log_warning("module %s not found, ignoring", name);
+			log_warning(_("module %s not found, ignoring"), name);
 			break;
 		}
 	}
@@ -232,29 +234,30 @@ static const char *watch_side_effect(const struct context *ctx, struct state *st
  * outcome, or ERROR when it is an error. */
 static int key_failed(const struct assignment *a, bool writing, int error)
 {
-	const char *why = error == -EIO ? "the kernel took only part of it" :
+	const char *why = error == -EIO ? _("the kernel took only part of it") :
 					  file_strerror(error);
-	char what[KEY_MAX + VALUE_MAX + 16];
+	char what[KEY_MAX + VALUE_MAX + 64];
 
+	/* TRANSLATORS: what "cannot %s: %s" below could not do. */
 	if (writing)
-		snprintf(what, sizeof(what), "set %s to %s", a->key, a->value);
+		snprintf(what, sizeof(what), _("set %s to %s"), a->key, a->value);
 	else
-		snprintf(what, sizeof(what), "read %s", a->key);
+		snprintf(what, sizeof(what), _("read %s"), a->key);
 	switch (sysctl_failure_policy(error, a->ignore_failure)) {
 	case SYSCTL_FAILURE_QUIET:
-		log_debug("cannot %s: %s, ignoring", what, why);
+		log_debug(_("cannot %s: %s, ignoring"), what, why);
 		return OUTCOME_SKIPPED;
 	case SYSCTL_FAILURE_WARN:
 		if (error == -ENOENT)
-			log_warning("%s is not in this kernel or namespace, ignoring",
+			log_warning(_("%s is not in this kernel or namespace, ignoring"),
 				    a->key);
 		else
-			log_warning("cannot %s: %s, ignoring", what, why);
+			log_warning(_("cannot %s: %s, ignoring"), what, why);
 		return OUTCOME_SKIPPED;
 	case SYSCTL_FAILURE_ERROR:
 		break;
 	}
-	log_error("cannot %s: %s", what, why);
+	log_error(_("cannot %s: %s"), what, why);
 	return error;
 }
 
@@ -265,10 +268,10 @@ static void say_set(const struct context *ctx, const struct assignment *a, const
 
 	if (sysctl_read(ctx->root, a->key, now, sizeof(now)) == 0 &&
 	    strcmp(now, a->value) != 0)
-		printf("set %s = %s (was %s; the kernel reads it as %s)\n", a->key,
+		printf(_("set %s = %s (was %s; the kernel reads it as %s)\n"), a->key,
 		       a->value, was, now);
 	else
-		printf("set %s = %s (was %s)\n", a->key, a->value, was);
+		printf(_("set %s = %s (was %s)\n"), a->key, a->value, was);
 }
 
 /* A key another file sets at boot, after the fragment in systemd-sysctl's
@@ -282,7 +285,7 @@ static void say_left_alone(const struct context *ctx, const struct assignment *a
 	char file[TEXT_ESCAPED_SIZE(sizeof(theirs->file))];
 	char value[TEXT_ESCAPED_SIZE(VALUE_MAX)];
 
-	printf("left %s alone: %s%s sets it to %s at boot\n", a->key, ctx->root,
+	printf(_("left %s alone: %s%s sets it to %s at boot\n"), a->key, ctx->root,
 	       text_escape(theirs->file, file, sizeof(file)),
 	       text_escape(theirs->value, value, sizeof(value)));
 }
@@ -304,8 +307,8 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 
 	/* Purge puts back only the keys the journal may name. */
 	if (!tunable_journaled(a->key)) {
-		log_warning("not setting %s = %s: not a key of the profile, which purge "
-			    "could not put back; set it in a sysctl.d file of your own",
+		log_warning(_("not setting %s = %s: not a key of the profile, which purge "
+			      "could not put back; set it in a sysctl.d file of your own"),
 			    a->key, a->value);
 		return OUTCOME_SKIPPED;
 	}
@@ -330,13 +333,14 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 		return OUTCOME_UNCHANGED;
 	}
 	if (value_needs_refused_module(a, info)) {
-		log_warning("not setting %s = %s: its module is blacklisted, and the kernel "
-			    "would load it anyway",
-			    a->key, a->value);
+		log_warning(
+			_("not setting %s = %s: its module is blacklisted, and the kernel "
+			  "would load it anyway"),
+			a->key, a->value);
 		return OUTCOME_SKIPPED;
 	}
 	if (ctx->dry_run) {
-		printf("would set %s = %s (now %s)\n", a->key, a->value, live);
+		printf(_("would set %s = %s (now %s)\n"), a->key, a->value, live);
 		return OUTCOME_SET;
 	}
 
@@ -400,7 +404,7 @@ static void note_blacklisted(const struct sysinfo *info,
 
 		if (t->module_at_boot && !fragment_sets(fragment, t->key, t->value) &&
 		    sysinfo_module_state(info, t->module) == MODSTATE_BLACKLISTED)
-			printf("%s is blacklisted in modprobe.d: %s stays the kernel's.\n",
+			printf(_("%s is blacklisted in modprobe.d: %s stays the kernel's.\n"),
 			       t->module, t->key);
 	}
 }
@@ -466,7 +470,8 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	 * and the good ones are applied, as systemd-sysctl will at boot. */
 	bad_lines = read_fragment_or_log(ctx, &fragment);
 	if (bad_lines == -ENOENT)
-		printf("%s%s is missing: nothing to set.\n", ctx->root, FRAGMENT_SYSCTL);
+		printf(_("%s%s is missing: nothing to set.\n"), ctx->root,
+		       FRAGMENT_SYSCTL);
 	else if (bad_lines < 0)
 		return EXIT_FAILURE;
 	if (read_modules(ctx, &modules) < 0 || lock_or_log(ctx, &lock) < 0) {
@@ -478,7 +483,7 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	 * cannot be read is named, and sets nothing here. */
 	r = sysctld_load_all(ctx->root, &fragment, &all, &report);
 	if (r < 0)
-		log_error("cannot read sysctl.d: %s", file_strerror(r));
+		log_error(_("cannot read sysctl.d: %s"), file_strerror(r));
 	if (r < 0 || journal_load_or_log(ctx, &state) < 0) {
 		state_unlock(ctx->root, lock);
 		assignments_free(&fragment);
@@ -508,14 +513,20 @@ static int do_apply(struct context *ctx, int argc, char **argv)
 	r = journal_save_or_log(ctx, &state);
 	ret = ret ?: r;
 	state_unlock(ctx->root, lock);
-	printf("%s %u key%s, %u already in effect, %u skipped",
-	       ctx->dry_run ? "Would set" : "Set", counts[OUTCOME_SET],
-	       counts[OUTCOME_SET] == 1 ? "" : "s", counts[OUTCOME_UNCHANGED],
-	       counts[OUTCOME_SKIPPED]);
+	printf(ctx->dry_run ?
+		       ngettext("Would set %u key, %u already in effect, %u skipped",
+				"Would set %u keys, %u already in effect, %u skipped",
+				counts[OUTCOME_SET]) :
+		       ngettext("Set %u key, %u already in effect, %u skipped",
+				"Set %u keys, %u already in effect, %u skipped",
+				counts[OUTCOME_SET]),
+	       counts[OUTCOME_SET], counts[OUTCOME_UNCHANGED], counts[OUTCOME_SKIPPED]);
 	if (counts[OUTCOME_OTHER_FILE] > 0)
-		printf(", %u left to %s", counts[OUTCOME_OTHER_FILE],
-		       counts[OUTCOME_OTHER_FILE] == 1 ? "another file" : "other files");
-	printf(".\n");
+		printf(ngettext(", %u left to another file", ", %u left to other files",
+				counts[OUTCOME_OTHER_FILE]),
+		       counts[OUTCOME_OTHER_FILE]);
+	/* TRANSLATORS: the end of a sentence. */
+	printf("%s", _(".\n"));
 
 	assignments_free(&fragment);
 	assignments_free(&all);
@@ -538,7 +549,7 @@ static int do_revert(struct context *ctx, int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 	if (state.n == 0)
-		printf("No kernel value recorded: nothing to revert.\n");
+		printf(_("No kernel value recorded: nothing to revert.\n"));
 
 	ret = revert_records(ctx, &state, NULL);
 	initwnd_revert(ctx, &state);

@@ -16,6 +16,7 @@
 #include <linux/magic.h>
 
 #include "bpfobj.h"
+#include "i18n.h"
 
 /* The kernel is locked down: /sys/kernel/security/lockdown names a mode
  * other than [none]. */
@@ -45,14 +46,15 @@ const char *bpfobj_why(int error)
 		 * a process's, which this program does not call; it is named
 		 * where it is on all the same. */
 		if (locked_down())
-			return "the kernel refused BPF (EPERM), and it is locked down";
-		return "the kernel refused BPF (EPERM): not CAP_BPF and CAP_NET_ADMIN, or in a container";
+			return N_("the kernel refused BPF (EPERM), and it is locked down");
+		return N_(
+			"the kernel refused BPF (EPERM): not CAP_BPF and CAP_NET_ADMIN, or in a container");
 	case -ENOSYS:
-		return "the kernel has no BPF system call (CONFIG_BPF_SYSCALL)";
+		return N_("the kernel has no BPF system call (CONFIG_BPF_SYSCALL)");
 	case -ENOMEM:
-		return "out of memory for the program's maps";
+		return N_("out of memory for the program's maps");
 	default:
-		return "the kernel refused the program";
+		return N_("the kernel refused the program");
 	}
 }
 
@@ -65,14 +67,14 @@ int bpfobj_cgroup_open(const char *cgroup, const char **ret_why)
 
 	fd = open(cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0) {
-		*ret_why = errno == ENOENT ? "no such cgroup directory" :
-					     "cannot open the cgroup directory";
+		*ret_why = errno == ENOENT ? N_("no such cgroup directory") :
+					     N_("cannot open the cgroup directory");
 		return -errno;
 	}
 	if (fstatfs(fd, &sfs) < 0 || sfs.f_type != CGROUP2_SUPER_MAGIC) {
 		close(fd);
-		*ret_why =
-			"not a cgroup v2 directory (no cgroup2 file system mounted there)";
+		*ret_why = N_(
+			"not a cgroup v2 directory (no cgroup2 file system mounted there)");
 		return -EMEDIUMTYPE;
 	}
 	return fd;
@@ -107,7 +109,7 @@ int bpfobj_pin_dir_check(const char *pin_dir, const char **ret_why)
 	char *slash;
 
 	if (pin_dir[0] != '/' || strlen(pin_dir) >= sizeof(parent) - 16) {
-		*ret_why = "the pin directory is not an absolute path";
+		*ret_why = N_("the pin directory is not an absolute path");
 		return -EINVAL;
 	}
 	strcpy(parent, pin_dir);
@@ -117,13 +119,13 @@ int bpfobj_pin_dir_check(const char *pin_dir, const char **ret_why)
 	else
 		*slash = '\0';
 	if (statfs(parent, &sfs) < 0 || sfs.f_type != BPF_FS_MAGIC) {
-		*ret_why = "no BPF file system mounted above the pin directory";
+		*ret_why = N_("no BPF file system mounted above the pin directory");
 		return -EMEDIUMTYPE;
 	}
 	if (lstat(pin_dir, &st) < 0)
 		return errno == ENOENT ? 0 : -errno;
 	if (!S_ISDIR(st.st_mode)) {
-		*ret_why = "the pin directory is not a directory";
+		*ret_why = N_("the pin directory is not a directory");
 		return -ENOTDIR;
 	}
 	return 0;
@@ -165,8 +167,10 @@ const char *bpfobj_attach_why(int cg_fd, int error)
 	if (error == -EPERM &&
 	    bpf_prog_query(cg_fd, BPF_CGROUP_SOCK_OPS, 0, &flags, NULL, &count) == 0 &&
 	    count > 0 && !(flags & BPF_F_ALLOW_MULTI))
-		return "another program holds the cgroup's sock_ops hook without BPF_F_ALLOW_MULTI";
+		return N_(
+			"another program holds the cgroup's sock_ops hook without BPF_F_ALLOW_MULTI");
 	if (error == -EINVAL)
-		return "the kernel cannot attach a sock_ops program there (CONFIG_CGROUP_BPF)";
+		return N_(
+			"the kernel cannot attach a sock_ops program there (CONFIG_CGROUP_BPF)");
 	return bpfobj_why(error);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dirfd.h"
+#include "i18n.h"
 #include "log.h"
 #include "nettune.h"
 #include "render.h"
@@ -153,7 +154,7 @@ int detect_or_log(const struct context *ctx, struct sysinfo *ret_info)
 			  " (ROOT TREES in wp-panel-nettune(8))",
 			  ctx->root, failed ? failed : "", file_strerror(r));
 	else if (r < 0)
-		log_error("cannot read %s%s: %s", ctx->root, failed ? failed : "",
+		log_error(_("cannot read %s%s: %s"), ctx->root, failed ? failed : "",
 			  file_strerror(r));
 	else
 		detect_say_skipped(ctx, ret_info);
@@ -206,7 +207,7 @@ bool kernel_off_limits_say(const struct context *ctx, const struct sysinfo *info
 
 	if (!kernel_off_limits(ctx, info, reason, sizeof(reason)))
 		return false;
-	printf("%s: leaving the running kernel alone.\n", reason);
+	printf(_("%s: leaving the running kernel alone.\n"), reason);
 	return true;
 }
 
@@ -236,7 +237,7 @@ int read_fragment_or_log(const struct context *ctx, struct assignments *ret)
 	if (r == -ENOENT)
 		return r;
 	if (r < 0 && lines.bad == 0) {
-		log_error("cannot read %s%s: %s", ctx->root, FRAGMENT_SYSCTL,
+		log_error(_("cannot read %s%s: %s"), ctx->root, FRAGMENT_SYSCTL,
 			  file_strerror(r));
 		return r;
 	}
@@ -266,21 +267,21 @@ int journal_load_or_log(const struct context *ctx, struct state *ret)
 
 	r = state_load(ctx->root, ret, &path, &line);
 	if (r == 0 && (key = unknown_key(ret))) {
-		log_error("%s%s: %s is not a key the package sets: corrupt, not using it; "
-			  "move it aside to start anew",
+		log_error(_("%s%s: %s is not a key the package sets: corrupt, not using it; "
+			    "move it aside to start anew"),
 			  ctx->root, path, key);
 		state_free(ret);
 		return -EBADMSG;
 	}
 	if (r == -EBADMSG && line > 0)
-		log_error("%s%s:%u: corrupt, not using it; move it aside to start anew",
+		log_error(_("%s%s:%u: corrupt, not using it; move it aside to start anew"),
 			  ctx->root, path, line);
 	else if (r == -EBADMSG)
-		log_error("%s%s: truncated or not a record of this package, not using it; "
-			  "move it aside to start anew",
+		log_error(_("%s%s: truncated or not a record of this package, not using it; "
+			    "move it aside to start anew"),
 			  ctx->root, path);
 	else if (r < 0)
-		log_error("cannot read %s%s: %s", ctx->root, path, file_strerror(r));
+		log_error(_("cannot read %s%s: %s"), ctx->root, path, file_strerror(r));
 	return r;
 }
 
@@ -295,7 +296,7 @@ int journal_save_or_log(const struct context *ctx, struct state *state)
 	r = state_empty(state) ? state_remove_file(ctx->root) :
 				 state_save(ctx->root, state);
 	if (r < 0)
-		log_error("cannot write %s%s: %s", ctx->root, STATE_JOURNAL,
+		log_error(_("cannot write %s%s: %s"), ctx->root, STATE_JOURNAL,
 			  file_strerror(r));
 	return r;
 }
@@ -318,13 +319,14 @@ int lock_or_log(const struct context *ctx, int *ret_fd)
 		timeout = (unsigned)v;
 	r = state_lock(ctx->root, timeout, ret_fd);
 	if (r == -EAGAIN)
-		log_error("%s%s: another wp-panel-nettune is applying or reverting; "
-			  "gave up after %u s, try again when it has finished",
+		log_error(_("%s%s: another wp-panel-nettune is applying or reverting; "
+			    "gave up after %u s, try again when it has finished"),
 			  ctx->root, STATE_LOCK, timeout);
 	else if ((r == -ELOOP || r == -ENOTDIR) &&
 		 dirfd_refused(ctx->root, STATE_DIR, why, sizeof(why)))
-		log_error("cannot lock %s%s: %s, refused", ctx->root, STATE_LOCK, why);
+		log_error(_("cannot lock %s%s: %s, refused"), ctx->root, STATE_LOCK, why);
 	else if (r < 0)
-		log_error("cannot lock %s%s: %s", ctx->root, STATE_LOCK, file_strerror(r));
+		log_error(_("cannot lock %s%s: %s"), ctx->root, STATE_LOCK,
+			  file_strerror(r));
 	return r;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "log.h"
 #include "nettune.h"
 #include "render.h"
@@ -55,7 +56,7 @@ static int detect_parse_argv(int argc, char **argv, struct detect_args *ret)
 void detect_say_skipped(const struct context *ctx, const struct sysinfo *info)
 {
 	if (info->skipped.error < 0)
-		log_warning("cannot read %s%s: %s; %s", ctx->root, info->skipped.file,
+		log_warning(_("cannot read %s%s: %s; %s"), ctx->root, info->skipped.file,
 			    file_strerror(info->skipped.error), info->skipped.assumed);
 }
 

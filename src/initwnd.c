@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "dirfd.h"
+#include "i18n.h"
 #include "initwnd.h"
 #include "log.h"
 #include "render.h"
@@ -89,7 +90,7 @@ int initwnd_ports_read(const char *root, struct sockops_windows *w)
 		return 0;
 	}
 	if (r < 0) {
-		log_warning("cannot read %s: %s; the ports are 80 and 443", path,
+		log_warning(_("cannot read %s: %s; the ports are 80 and 443"), path,
 			    file_strerror(r));
 		default_ports(w);
 		return r;
@@ -114,14 +115,14 @@ int initwnd_ports_read(const char *root, struct sockops_windows *w)
 		snprintf(word, sizeof(word), "%.*s", (int)(n < 15 ? n : 15), p);
 		port = n < sizeof(word) ? parse_port(word) : 0;
 		if (port == 0) {
-			log_warning("%s:%u: \"%.*s\" is not a port (1-65535): skipped",
+			log_warning(_("%s:%u: \"%.*s\" is not a port (1-65535): skipped"),
 				    path, line, (int)(n < 32 ? n : 32), p);
 			skipped++;
 		} else if (has_port(w, port)) {
 			/* Named twice: once is enough, even past the limit. */
 		} else if (w->n_ports == SOCKOPS_PORTS_MAX) {
-			log_warning("%s:%u: more than %d ports: %s skipped", path, line,
-				    SOCKOPS_PORTS_MAX, word);
+			log_warning(_("%s:%u: more than %d ports: %s skipped"), path,
+				    line, SOCKOPS_PORTS_MAX, word);
 			skipped++;
 		} else {
 			w->ports[w->n_ports++] = port;
@@ -132,16 +133,6 @@ int initwnd_ports_read(const char *root, struct sockops_windows *w)
 }
 
 /* --- the program -------------------------------------------------------- */
-
-static void print_ports(const struct sockops_windows *w)
-{
-	for (size_t i = 0; i < w->n_ports; i++)
-		printf("%s%u",
-		       i == 0		   ? "" :
-		       i + 1 == w->n_ports ? " and " :
-					     ", ",
-		       w->ports[i]);
-}
 
 static void why_record(const char *why)
 {
@@ -166,7 +157,7 @@ static void detach(const struct context *ctx)
 		struct sockops_state s;
 
 		if (sockops_read(SOCKOPS_PIN_DIR, &s, &why) == 0)
-			printf("Would detach the initial-window program.\n");
+			printf(_("Would detach the initial-window program.\n"));
 		return;
 	}
 	why_forget();
@@ -176,10 +167,11 @@ static void detach(const struct context *ctx)
 		return;
 	r = sockops_detach(SOCKOPS_PIN_DIR, &why);
 	if (r == 1)
-		printf("Detached the initial-window program from %s.\n", SOCKOPS_CGROUP);
+		printf(_("Detached the initial-window program from %s.\n"),
+		       SOCKOPS_CGROUP);
 	else if (r < 0)
-		log_warning("cannot detach the initial-window program: %s: %s",
-			    SOCKOPS_PIN_DIR, why);
+		log_warning(_("cannot detach the initial-window program: %s: %s"),
+			    SOCKOPS_PIN_DIR, _(why));
 }
 
 /* Attaches the program, or sets the ports and windows of the one attached;
@@ -187,20 +179,21 @@ static void detach(const struct context *ctx)
 static void attach(const struct context *ctx)
 {
 	struct sockops_windows w;
+	char ports[SOCKOPS_PORTS_MAX * 12];
 	const char *why = NULL;
 	int r;
 
 	(void)initwnd_ports_read("", &w);
 	if (w.n_ports == 0) {
-		printf("Initial windows: %s names no port; the program is not attached.\n",
+		printf(_("Initial windows: %s names no port; the program is not attached.\n"),
 		       INITWND_PORTS_FILE);
 		detach(ctx);
 		return;
 	}
+	sockops_ports_text(&w, ports, sizeof(ports));
 	if (ctx->dry_run) {
-		printf("Would give new connections to ports ");
-		print_ports(&w);
-		printf(" the initial windows %u and %u.\n", w.cwnd, w.rwnd);
+		printf(_("Would give new connections to ports %s the initial windows %u and %u.\n"),
+		       ports, w.cwnd, w.rwnd);
 		return;
 	}
 	r = sockops_attach(SOCKOPS_CGROUP, SOCKOPS_PIN_DIR, &w, &why);
@@ -208,14 +201,17 @@ static void attach(const struct context *ctx)
 		char line[400];
 
 		snprintf(line, sizeof(line), "%s", why ? why : strerror(-r));
-		printf("Initial windows left to the kernel: %s.\n", line);
+		printf(_("Initial windows left to the kernel: %s.\n"),
+		       why ? _(why) : line);
 		why_record(line);
 		return;
 	}
 	why_forget();
-	printf("Initial windows %u and %u for new connections to ports ", w.cwnd, w.rwnd);
-	print_ports(&w);
-	printf(": %s %s.\n", r == 1 ? "attached to" : "in place on", SOCKOPS_CGROUP);
+	printf(r == 1 ? _("Initial windows %u and %u for new connections to ports %s: "
+			  "attached to %s.\n") :
+			_("Initial windows %u and %u for new connections to ports %s: "
+			  "in place on %s.\n"),
+	       w.cwnd, w.rwnd, ports, SOCKOPS_CGROUP);
 }
 
 int initwnd_read(struct sockops_state *ret, char *ret_why, size_t size)
@@ -461,7 +457,8 @@ void initwnd_apply(const struct context *ctx, const struct assignments *fragment
 	if (initwnd_fragment_wants(fragment)) {
 		attach(ctx);
 	} else {
-		printf("Initial windows left to the kernel: the fragment does not set fq.\n");
+		printf(_(
+			"Initial windows left to the kernel: the fragment does not set fq.\n"));
 		detach(ctx);
 	}
 	take_back(ctx, state);
@@ -507,11 +504,12 @@ static int do_initwnd(struct context *ctx, int argc, char **argv)
 	if (r <= 0)
 		return command_parsed_exit(r);
 	if (ctx->root[0] != '\0') {
-		log_error("it attaches a program to the running kernel: not under --root");
+		log_error(_(
+			"it attaches a program to the running kernel: not under --root"));
 		return EXIT_FAILURE;
 	}
 	if (geteuid() != 0 && !ctx->dry_run) {
-		log_error("needs root: it attaches a BPF program to the root cgroup");
+		log_error(_("needs root: it attaches a BPF program to the root cgroup"));
 		return EXIT_FAILURE;
 	}
 	/* Under apply's lock: two loaders would take each other's pins. */
@@ -524,15 +522,15 @@ static int do_initwnd(struct context *ctx, int argc, char **argv)
 	} else if (!kernel_off_limits_say(ctx, &info)) {
 		r = read_fragment_or_log(ctx, &fragment);
 		if (r == -ENOENT) {
-			printf("%s is missing: no initial windows.\n", FRAGMENT_SYSCTL);
+			printf(_("%s is missing: no initial windows.\n"), FRAGMENT_SYSCTL);
 			detach(ctx);
 		} else if (r < 0) {
 			ret = EXIT_FAILURE;
 		} else if (initwnd_fragment_wants(&fragment)) {
 			attach(ctx);
 		} else {
-			printf("Initial windows left to the kernel: the fragment does not set "
-			       "fq.\n");
+			printf(_("Initial windows left to the kernel: the fragment does not set "
+				 "fq.\n"));
 			detach(ctx);
 		}
 		assignments_free(&fragment);

@@ -16,6 +16,8 @@ const char *log_command;
 void log_vline(const char *prefix, const char *format, va_list ap)
 {
 	const char *sep = log_command ? ": " : "";
+	/* The prefix is a message too ("warning: "), or none. */
+	const char *kind = prefix[0] ? _(prefix) : "";
 	const char *command = log_command ? log_command : "";
 	char *text = NULL, *buf = NULL;
 	int n;
@@ -23,12 +25,12 @@ void log_vline(const char *prefix, const char *format, va_list ap)
 	fflush(stdout);
 	n = vasprintf(&text, format, ap);
 	if (n < 0) {
-		fprintf(stderr, "wp-panel-nettune: %s%s%s(message lost: out of memory)\n",
-			command, sep, prefix);
+		fprintf(stderr, "wp-panel-nettune: %s%s%s%s\n", command, sep, kind,
+			_("(message lost: out of memory)"));
 		return;
 	}
 	buf = malloc(TEXT_ESCAPED_SIZE((size_t)n));
-	fprintf(stderr, "wp-panel-nettune: %s%s%s%s\n", command, sep, prefix,
+	fprintf(stderr, "wp-panel-nettune: %s%s%s%s\n", command, sep, kind,
 		buf ? text_escape(text, buf, TEXT_ESCAPED_SIZE((size_t)n)) : text);
 	free(buf);
 	free(text);

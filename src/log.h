@@ -4,11 +4,13 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "i18n.h"
+
 /* Only commands log; everything below them returns -errno. Messages go to
  * stderr as one line each, "wp-panel-nettune: COMMAND: message" once main
  * has picked the command, "wp-panel-nettune: message" before. */
 #define log_error(...) log_line("", __VA_ARGS__)
-#define log_warning(...) log_line("warning: ", __VA_ARGS__)
+#define log_warning(...) log_line(N_("warning: "), __VA_ARGS__)
 
 extern int log_verbose;
 /* The command that runs, set by main; NULL before it is known. */

@@ -3,17 +3,22 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "i18n.h"
 #include "log.h"
 #include "nettune.h"
 #include "util.h"
 
 #ifndef VERSION
 #error "VERSION is the one of debian/changelog, given by the Makefile"
+#endif
+#ifndef LOCALEDIR
+#error "LOCALEDIR is where the translations are installed, given by the Makefile"
 #endif
 
 /* "/" is the real root; any other root loses its trailing slashes so that
@@ -64,9 +69,9 @@ static int finish_output(int status, bool stdout_closed)
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return status;
 	if (stdout_closed)
-		log_error("cannot write to standard output: it is closed");
+		log_error(_("cannot write to standard output: it is closed"));
 	else
-		log_error("cannot write to standard output: %s",
+		log_error(_("cannot write to standard output: %s"),
 			  errno ? strerror(errno) : "write error");
 	return EXIT_FAILURE;
 }
@@ -77,6 +82,12 @@ int main(int argc, char **argv)
 {
 	bool stdout_closed = hold_standard_fds();
 
+	/* The administrator's language (LANG, LC_MESSAGES, LANGUAGE) for the
+	 * messages, and the locale's character set for what they print. The
+	 * parsers do not follow it: they test bytes, not characters (util.h). */
+	setlocale(LC_ALL, "");
+	bindtextdomain(TEXTDOMAIN, LOCALEDIR);
+	textdomain(TEXTDOMAIN);
 	return finish_output(run(argc, argv), stdout_closed);
 }
 

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* modules-load.d files, as systemd-modules-load reads them. */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,7 +12,7 @@ static bool module_name_valid(const char *name)
 	if (*name == '\0' || strlen(name) >= MODULE_NAME_MAX)
 		return false;
 	for (const char *p = name; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
+		if (!ascii_isalnum(*p) && *p != '_' && *p != '-')
 			return false;
 	return true;
 }

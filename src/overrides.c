@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "i18n.h"
 #include "log.h"
 #include "nettune.h"
 #include "overrides.h"
@@ -58,14 +59,15 @@ static void print_overrides(const struct context *ctx, const struct override *o,
 			continue;
 		for (size_t j = i; j < n; j++)
 			count += strcmp(o[j].theirs->file, o[i].theirs->file) == 0;
-		printf("%s%s sets %zu key%s of %s%s at boot, after it:\n", ctx->root,
-		       text_escape(o[i].theirs->file, file, sizeof(file)), count,
-		       count == 1 ? "" : "s", ctx->root, FRAGMENT_SYSCTL);
+		printf(ngettext("%s%s sets %zu key of %s%s at boot, after it:\n",
+				"%s%s sets %zu keys of %s%s at boot, after it:\n", count),
+		       ctx->root, text_escape(o[i].theirs->file, file, sizeof(file)),
+		       count, ctx->root, FRAGMENT_SYSCTL);
 		/* The values that differ one a line, then the others on one. */
 		for (size_t j = i; j < n; j++)
 			if (strcmp(o[j].theirs->file, o[i].theirs->file) == 0 &&
 			    strcmp(o[j].theirs->value, o[j].ours->value) != 0)
-				printf("  %s = %s (ours: %s)\n", o[j].ours->key,
+				printf(_("  %s = %s (ours: %s)\n"), o[j].ours->key,
 				       text_escape(o[j].theirs->value, value,
 						   sizeof(value)),
 				       text_escape(o[j].ours->value, ours, sizeof(ours)));
@@ -74,7 +76,7 @@ static void print_overrides(const struct context *ctx, const struct override *o,
 			if (strcmp(o[j].theirs->file, o[i].theirs->file) == 0 &&
 			    strcmp(o[j].theirs->value, o[j].ours->value) == 0)
 				printf("%s%s",
-				       count++ == 0 ? "  the same as ours: " : ", ",
+				       count++ == 0 ? _("  the same as ours: ") : ", ",
 				       o[j].ours->key);
 		if (count > 0)
 			printf("\n");
@@ -92,17 +94,17 @@ void overrides_report_file(void *userdata, const char *file, unsigned line, int 
 	if (line > 0) {
 		log_warning("%s%s:%u: %s", root, file, line, sysctld_strerror(error));
 	} else if (error == -EISDIR || error == -ENXIO) {
-		log_warning("%s%s: %s: systemd-sysctl fails to read it, and it hides any "
-			    "file of its name in a later directory",
+		log_warning(_("%s%s: %s: systemd-sysctl fails to read it, and it hides any "
+			      "file of its name in a later directory"),
 			    root, file, strerror(-error));
 	} else if (error == -EAGAIN) {
-		log_warning("%s%s is a FIFO: systemd-sysctl blocks reading it at boot and "
-			    "applies nothing",
+		log_warning(_("%s%s is a FIFO: systemd-sysctl blocks reading it at boot and "
+			      "applies nothing"),
 			    root, file);
 		o->unknown = true;
 	} else {
-		log_warning("cannot read %s%s: %s; what systemd-sysctl sets at boot is "
-			    "unknown",
+		log_warning(_("cannot read %s%s: %s; what systemd-sysctl sets at boot is "
+			      "unknown"),
 			    root, file, file_strerror(error));
 		o->unknown = true;
 	}
@@ -143,12 +145,12 @@ static void note_sysctl_conf(const struct context *ctx,
 				named = named || strcmp(conf.items[j].key,
 							fragment->items[i].key) == 0;
 			if (named)
-				printf("%s%s", n++ == 0 ? "note: " : ", ",
+				printf("%s%s", n++ == 0 ? _("note: ") : ", ",
 				       fragment->items[i].key);
 		}
 	if (n > 0)
-		printf(" in %s%s: Debian 13 does not read that file at boot, only "
-		       "'sysctl -p' does\n",
+		printf(_(" in %s%s: Debian 13 does not read that file at boot, only "
+			 "'sysctl -p' does\n"),
 		       ctx->root, SYSCTL_CONF);
 	assignments_free(&conf);
 }
@@ -165,7 +167,7 @@ static int do_overrides(struct context *ctx, int argc, char **argv)
 		return command_parsed_exit(r);
 	bad_lines = read_fragment_or_log(ctx, &fragment);
 	if (bad_lines == -ENOENT) {
-		printf("%s%s is missing: nothing to compare.\n", ctx->root,
+		printf(_("%s%s is missing: nothing to compare.\n"), ctx->root,
 		       FRAGMENT_SYSCTL);
 		return EXIT_SUCCESS;
 	}
@@ -175,12 +177,12 @@ static int do_overrides(struct context *ctx, int argc, char **argv)
 	if (r == 0 && fragment.n > 0 && !(o = calloc(fragment.n, sizeof(*o))))
 		r = -ENOMEM;
 	if (r < 0) {
-		log_error("cannot read sysctl.d: %s", file_strerror(r));
+		log_error(_("cannot read sysctl.d: %s"), file_strerror(r));
 	} else {
 		n = overrides_collect(&fragment, &all, o, fragment.n);
 		if (n == 0)
-			printf("No other file sets a key of %s%s at boot.\n", ctx->root,
-			       FRAGMENT_SYSCTL);
+			printf(_("No other file sets a key of %s%s at boot.\n"),
+			       ctx->root, FRAGMENT_SYSCTL);
 		print_overrides(ctx, o, n);
 		note_sysctl_conf(ctx, &fragment, &all);
 	}

@@ -5,10 +5,12 @@
  * facts alone; the printers only format them. */
 #include <errno.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "expo.h"
+#include "i18n.h"
 #include "json.h"
 #include "nettune.h"
 #include "profile.h"
@@ -256,34 +258,34 @@ static void print_key_note(const struct key_facts *k, FILE *f)
 
 	switch (k->state) {
 	case KEY_OVERRIDDEN:
-		fprintf(f, "  (overridden)");
+		fprintf(f, _("  (overridden)"));
 		return;
 	case KEY_EDITED:
 		if (!k->wanted)
-			fprintf(f, "  (edited: removed from the fragment)");
+			fprintf(f, _("  (edited: removed from the fragment)"));
 		else
-			fprintf(f, "  (edited; the profile: %s)",
+			fprintf(f, _("  (edited; the profile: %s)"),
 				k->profile ?
 					text_escape(k->profile, value, sizeof(value)) :
-					"not set");
+					_("not set"));
 		return;
 	case KEY_LEFT_ALONE:
-		fprintf(f, "  (left alone)");
+		fprintf(f, _("  (left alone)"));
 		return;
 	case KEY_NOT_IN_NAMESPACE:
-		fprintf(f, "  (not in this namespace)");
+		fprintf(f, _("  (not in this namespace)"));
 		return;
 	case KEY_READ_ONLY:
-		fprintf(f, "  (read-only in this namespace)");
+		fprintf(f, _("  (read-only in this namespace)"));
 		return;
 	case KEY_OUTDATED:
-		fprintf(f, "  OUTDATED");
+		fprintf(f, _("  OUTDATED"));
 		return;
 	case KEY_MISSING:
-		fprintf(f, "  MISSING");
+		fprintf(f, _("  MISSING"));
 		return;
 	case KEY_DRIFT:
-		fprintf(f, "  DRIFT");
+		fprintf(f, _("  DRIFT"));
 		return;
 	case KEY_IN_EFFECT:
 	case KEY_STATE_MAX:
@@ -291,14 +293,19 @@ static void print_key_note(const struct key_facts *k, FILE *f)
 	}
 	/* Another file with our value keeps it in effect: a note, not drift. */
 	if (k->wanted && k->boot && strcmp(k->boot->file, k->wanted->file) != 0)
-		fprintf(f, "  (the same value as ours)");
+		fprintf(f, _("  (the same value as ours)"));
 }
 
 /* What the kernel was not asked, or would not say (qdiscs, routes): why, in
- * text, in JSON. */
+ * JSON, which programs read: in the C locale's words, whatever language the
+ * messages are in. */
 static const char *kernel_error_text(int error)
 {
-	return error == -EOPNOTSUPP ? "not queried under --root" : strerror(-error);
+	locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+
+	if (error == -EOPNOTSUPP)
+		return "not queried under --root";
+	return c ? strerror_l(-error, c) : strerror(-error);
 }
 
 static bool print_text_kernel_error(const char *what, int error, FILE *f)
@@ -306,9 +313,9 @@ static bool print_text_kernel_error(const char *what, int error, FILE *f)
 	if (error >= 0)
 		return false;
 	if (error == -EOPNOTSUPP)
-		fprintf(f, "%s: %s\n", what, kernel_error_text(error));
+		fprintf(f, _("%s: not queried under --root\n"), what);
 	else
-		fprintf(f, "%s: cannot list them: %s\n", what, kernel_error_text(error));
+		fprintf(f, _("%s: cannot list them: %s\n"), what, strerror(-error));
 	return true;
 }
 
@@ -325,25 +332,15 @@ static void print_text_qdiscs(const struct report *r, FILE *f)
 		fprintf(f, "qdisc %s: %s", text_escape(link->ifname, name, sizeof(name)),
 			link->root[0] ? text_escape(link->root, kind, sizeof(kind)) : "?");
 		for (size_t j = 0; j < link->n_leaves; j++)
-			fprintf(f, "%s%s", j == 0 ? ", leaves " : " ",
+			fprintf(f, "%s%s", j == 0 ? _(", leaves ") : " ",
 				text_escape(link->leaves[j], kind, sizeof(kind)));
 		fprintf(f, "\n");
 	}
 	if (report_qdisc_pending(r))
 		fprintf(f,
-			"note: %s %s reaches an interface when it is created; the ones\n"
-			"      above keep their qdisc until the next boot (BBR paces itself meanwhile).\n",
+			_("note: %s %s reaches an interface when it is created; the ones\n"
+			  "      above keep their qdisc until the next boot (BBR paces itself meanwhile).\n"),
 			strrchr(r->qdisc->key, '.') + 1, r->qdisc->value);
-}
-
-static void print_ports(const struct sockops_windows *w, FILE *f)
-{
-	for (size_t i = 0; i < w->n_ports; i++)
-		fprintf(f, "%s%u",
-			i == 0		    ? "" :
-			i + 1 == w->n_ports ? " and " :
-					      ", ",
-			w->ports[i]);
 }
 
 /* One line: the program as it is, and what the package wants of it. */
@@ -351,38 +348,44 @@ static void print_text_initwnd(const struct report *r, FILE *f)
 {
 	const struct sockops_windows *want = &r->initwnd_want;
 	char why[TEXT_ESCAPED_SIZE(sizeof(r->initwnd_why))];
+	char ports[SOCKOPS_PORTS_MAX * 12];
 
 	if (!r->fragment_present)
 		return;
-	fprintf(f, "initial windows: ");
+	sockops_ports_text(want, ports, sizeof(ports));
+	/* TRANSLATORS: the start of status's line on the initial-window program. */
+	fprintf(f, _("initial windows: "));
 	if (r->initwnd_error == -EOPNOTSUPP) {
-		fprintf(f, "%s\n", kernel_error_text(r->initwnd_error));
+		fprintf(f, _("not queried under --root\n"));
 	} else if (initwnd_as_wanted(r)) {
-		fprintf(f, "%u and %u for new connections to ports ", want->cwnd,
-			want->rwnd);
-		print_ports(want, f);
-		fprintf(f, ", attached to %s (program %u), given %" PRIu64 " times\n",
-			SOCKOPS_CGROUP, r->initwnd.prog_id, r->initwnd.given);
+		fprintf(f,
+			_("%u and %u for new connections to ports %s, attached to %s (program %u), "
+			  "given %" PRIu64 " times\n"),
+			want->cwnd, want->rwnd, ports, SOCKOPS_CGROUP, r->initwnd.prog_id,
+			r->initwnd.given);
 	} else if (r->initwnd_wanted && r->initwnd_why[0]) {
-		fprintf(f, "left to the kernel: %s\n",
-			text_escape(r->initwnd_why, why, sizeof(why)));
+		/* The phrase was recorded in English: its translation, if any. */
+		fprintf(f, _("left to the kernel: %s\n"),
+			text_escape(_(r->initwnd_why), why, sizeof(why)));
 	} else if (r->initwnd_wanted) {
-		fprintf(f, "WANTED %u and %u for new connections to ports ", want->cwnd,
-			want->rwnd);
-		print_ports(want, f);
 		if (r->initwnd_error == 0 && r->initwnd.attached)
 			fprintf(f,
-				": attached with others; wp-panel-nettune initwnd sets them\n");
+				_("WANTED %u and %u for new connections to ports %s: attached with "
+				  "others; wp-panel-nettune initwnd sets them\n"),
+				want->cwnd, want->rwnd, ports);
 		else
 			fprintf(f,
-				": not attached; wp-panel-nettune initwnd attaches it\n");
+				_("WANTED %u and %u for new connections to ports %s: not attached; "
+				  "wp-panel-nettune initwnd attaches it\n"),
+				want->cwnd, want->rwnd, ports);
 	} else if (r->initwnd_error == 0 && r->initwnd.attached) {
-		fprintf(f, "ATTACHED though not wanted; wp-panel-nettune initwnd "
-			   "detaches it\n");
+		fprintf(f,
+			_("ATTACHED though not wanted; wp-panel-nettune initwnd detaches it\n"));
 	} else if (want->n_ports == 0) {
-		fprintf(f, "left to the kernel: %s names no port\n", INITWND_PORTS_FILE);
+		fprintf(f, _("left to the kernel: %s names no port\n"),
+			INITWND_PORTS_FILE);
 	} else {
-		fprintf(f, "left to the kernel: the fragment does not set fq\n");
+		fprintf(f, _("left to the kernel: the fragment does not set fq\n"));
 	}
 }
 
@@ -391,34 +394,42 @@ static void print_text_initwnd(const struct report *r, FILE *f)
  * Without the choice on the marker line the two cannot be compared. */
 static void print_text_cpus(const struct report *r, FILE *f)
 {
-	const char *s = r->fragment_cpus == 1 ? "" : "s";
-
 	if (r->cpus_compared && r->n_cpu_changes == 0) {
 		fprintf(f,
-			"note: the fragment was made for %u CPU%s, this machine has %u now;\n"
-			"      the profile is the same for both.\n",
-			r->fragment_cpus, s, r->info.cpus);
+			ngettext("note: the fragment was made for %u CPU, this machine has %u now;\n"
+				 "      the profile is the same for both.\n",
+				 "note: the fragment was made for %u CPUs, this machine has %u now;\n"
+				 "      the profile is the same for both.\n",
+				 r->fragment_cpus),
+			r->fragment_cpus, r->info.cpus);
 		return;
 	}
 	if (!r->cpus_compared) {
 		fprintf(f,
-			"warning: the fragment was made for %u CPU%s, this machine has %u now:\n"
-			"         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n",
-			r->fragment_cpus, s, r->info.cpus);
+			ngettext(
+				"warning: the fragment was made for %u CPU, this machine has %u now:\n"
+				"         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n",
+				"warning: the fragment was made for %u CPUs, this machine has %u now:\n"
+				"         run 'dpkg-reconfigure wp-panel-nettune' to choose again.\n",
+				r->fragment_cpus),
+			r->fragment_cpus, r->info.cpus);
 		return;
 	}
 	fprintf(f,
-		"warning: the fragment was made for %u CPU%s, this machine has %u now,\n"
-		"         and a new fragment would change:\n",
-		r->fragment_cpus, s, r->info.cpus);
+		ngettext("warning: the fragment was made for %u CPU, this machine has %u now,\n"
+			 "         and a new fragment would change:\n",
+			 "warning: the fragment was made for %u CPUs, this machine has %u now,\n"
+			 "         and a new fragment would change:\n",
+			 r->fragment_cpus),
+		r->fragment_cpus, r->info.cpus);
 	for (size_t i = 0; i < r->n_cpu_changes; i++) {
 		const struct cpu_change *c = &r->cpu_changes[i];
 
 		fprintf(f, "           %s: %s -> %s\n", c->key,
-			c->then[0] ? c->then : "(not set: the kernel's default)",
-			c->now[0] ? c->now : "(not set: the kernel's default)");
+			c->then[0] ? c->then : _("(not set: the kernel's default)"),
+			c->now[0] ? c->now : _("(not set: the kernel's default)"));
 	}
-	fprintf(f, "         run 'dpkg-reconfigure wp-panel-nettune' to take it.\n");
+	fprintf(f, _("         run 'dpkg-reconfigure wp-panel-nettune' to take it.\n"));
 }
 
 /* The fragment is older than the profile: what a new one would change, and
@@ -428,7 +439,8 @@ static void print_text_updates(const struct report *r, FILE *f)
 {
 	char value[TEXT_ESCAPED_SIZE(VALUE_MAX)];
 
-	fprintf(f, "warning: an update of the fragment is not taken; it would change:\n");
+	fprintf(f,
+		_("warning: an update of the fragment is not taken; it would change:\n"));
 	for (size_t i = 0; i < r->n_keys; i++) {
 		const struct key_facts *k = &r->keys[i];
 
@@ -436,30 +448,43 @@ static void print_text_updates(const struct report *r, FILE *f)
 			continue;
 		fprintf(f, "           %s: %s -> ", k->key,
 			k->wanted ? text_escape(k->wanted->value, value, sizeof(value)) :
-				    "(not set)");
+				    _("(not set)"));
 		fprintf(f, "%s\n",
 			k->profile ? text_escape(k->profile, value, sizeof(value)) :
-				     "(not set)");
+				     _("(not set)"));
 	}
 	for (size_t i = 0; i < REPORT_UCF_SUFFIXES && r->ucf_left[i]; i++)
-		fprintf(f, "         ucf put the new version beside it: %s%s%s\n",
+		fprintf(f, _("         ucf put the new version beside it: %s%s%s\n"),
 			r->root, FRAGMENT_SYSCTL, r->ucf_left[i]);
 	if (r->base_present && !r->edited)
 		fprintf(f,
-			"         It is the fragment the package installed: run\n"
-			"         'dpkg-reconfigure wp-panel-nettune' to take the new one.\n");
+			_("         It is the fragment the package installed: run\n"
+			  "         'dpkg-reconfigure wp-panel-nettune' to take the new one.\n"));
 	else
 		fprintf(f,
-			"         It %s: take these lines\n"
-			"         by hand ('wp-panel-nettune render%s%s sysctl' prints the new\n"
-			"         fragment), then run 'dpkg-reconfigure wp-panel-nettune' to apply it.\n",
+			_("         It %s: take these lines\n"
+			  "         by hand ('wp-panel-nettune render%s%s sysctl' prints the new\n"
+			  "         fragment), then run 'dpkg-reconfigure wp-panel-nettune' to apply it.\n"),
 			r->base_present ?
-				"has edits, which stay as they are" :
-				"may have edits (no record of the package's copy)",
+				_("has edits, which stay as they are") :
+				_("may have edits (no record of the package's copy)"),
 			r->profile_choice == CONGESTION_AUTO ? "" : " --congestion ",
 			r->profile_choice == CONGESTION_AUTO ?
 				"" :
 				congestion_to_string(r->profile_choice));
+}
+
+/* A line of the table, its columns as wide as a key and values are, counted
+ * in the terminal's columns: a Chinese header takes two a character. */
+static void print_row(FILE *f, const char *key, const char *wanted, const char *live,
+		      const char *boot)
+{
+	text_print_padded(f, key, 34);
+	fputc(' ', f);
+	text_print_padded(f, wanted, 21);
+	fputc(' ', f);
+	text_print_padded(f, live, 21);
+	fprintf(f, " %s", boot);
 }
 
 /* The last line: the verdict, and the conditions behind it. */
@@ -468,19 +493,20 @@ static void print_text_verdict(const struct report *r, enum verdict verdict, FIL
 	const char *sep = "";
 
 	if (verdict == VERDICT_IN_EFFECT) {
-		fprintf(f, "\nAll in effect.\n");
+		fprintf(f, "\n%s", _("All in effect.\n"));
 		return;
 	}
 	fprintf(f, "\n%s",
-		verdict == VERDICT_ALARM ? "Not as it should be (exit 3): " :
-					   "As chosen (exit 0): ");
+		verdict == VERDICT_ALARM ? _("Not as it should be (exit 3): ") :
+					   _("As chosen (exit 0): "));
 	for (enum condition c = 0; c < CONDITION_MAX; c++)
 		if (report_condition(r, c) &&
 		    (verdict == VERDICT_CHOSEN || condition_alarm(c))) {
 			fprintf(f, "%s%s", sep, condition_to_string(c));
 			sep = ", ";
 		}
-	fprintf(f, ".\n");
+	/* TRANSLATORS: the end of a sentence. */
+	fprintf(f, "%s", _(".\n"));
 }
 
 void report_print_text(const struct report *r, FILE *f)
@@ -489,7 +515,7 @@ void report_print_text(const struct report *r, FILE *f)
 	enum verdict verdict = report_verdict(r);
 
 	if (!r->fragment_present) {
-		fprintf(f, "%s%s is missing: the machine is not tuned.\n", r->root,
+		fprintf(f, _("%s%s is missing: the machine is not tuned.\n"), r->root,
 			FRAGMENT_SYSCTL);
 		print_text_verdict(r, verdict, f);
 		return;
@@ -498,32 +524,36 @@ void report_print_text(const struct report *r, FILE *f)
 		char container[TEXT_ESCAPED_SIZE(sizeof(info->container))];
 
 		fprintf(f,
-			"environment: %s%s%s%s: the package leaves this kernel alone\n",
+			_("environment: %s%s%s%s: the package leaves this kernel alone\n"),
 			environment_to_string(info->environment),
 			info->container[0] ? " (" : "",
 			text_escape(info->container, container, sizeof(container)),
 			info->container[0] ? ")" : "");
 	}
 	if (report_condition(r, CONDITION_CONGESTION_CHOSEN))
-		fprintf(f, "congestion: %s, chosen with debconf\n",
+		fprintf(f, _("congestion: %s, chosen with debconf\n"),
 			congestion_to_string(r->choice));
-	fprintf(f, "%-34s %-21s %-21s %s\n", "KEY", "WANTED", "LIVE", "SET AT BOOT BY");
+	/* TRANSLATORS: the headers of status's table, over a key, the value
+	 * the fragment sets, the kernel's and the file that sets it at boot. */
+	print_row(f, _("KEY"), _("WANTED"), _("LIVE"), _("SET AT BOOT BY"));
+	fprintf(f, "\n");
 	for (size_t i = 0; i < r->n_keys; i++) {
 		const struct key_facts *k = &r->keys[i];
 		const char *live = k->live_error == 0	    ? k->live :
-				   k->live_error == -ENOENT ? "(absent)" :
-							      "(unreadable)";
+				   k->live_error == -ENOENT ? _("(absent)") :
+							      _("(unreadable)");
 
 		char value[TEXT_ESCAPED_SIZE(VALUE_MAX)],
 			live_esc[TEXT_ESCAPED_SIZE(VALUE_MAX)];
 		char file[TEXT_ESCAPED_SIZE(sizeof(k->boot->file))];
 
-		fprintf(f, "%-34s %-21s %-21s %s", k->key,
-			k->wanted ? text_escape(k->wanted->value, value, sizeof(value)) :
-				    "(missing)",
-			text_escape(live, live_esc, sizeof(live_esc)),
-			k->boot ? text_escape(k->boot->file, file, sizeof(file)) :
-				  "(none)");
+		print_row(f, k->key,
+			  k->wanted ?
+				  text_escape(k->wanted->value, value, sizeof(value)) :
+				  _("(missing)"),
+			  text_escape(live, live_esc, sizeof(live_esc)),
+			  k->boot ? text_escape(k->boot->file, file, sizeof(file)) :
+				    _("(none)"));
 		print_key_note(k, f);
 		fprintf(f, "\n");
 	}
@@ -534,8 +564,8 @@ void report_print_text(const struct report *r, FILE *f)
 
 		fprintf(f, "%s: %s\n", m->name, modstate_to_string(m->state));
 		if (module_unloadable(r, m))
-			fprintf(f, "%s is listed in %s but cannot be loaded\n", m->name,
-				FRAGMENT_MODULES);
+			fprintf(f, _("%s is listed in %s but cannot be loaded\n"),
+				m->name, FRAGMENT_MODULES);
 	}
 	print_text_qdiscs(r, f);
 	print_text_initwnd(r, f);
@@ -547,11 +577,12 @@ void report_print_text(const struct report *r, FILE *f)
 	else
 		for (size_t i = 0; i < REPORT_UCF_SUFFIXES && r->ucf_left[i]; i++)
 			fprintf(f,
-				"note: %s%s%s, left by ucf, differs from the fragment only in\n"
-				"      what was edited: nothing to take from it.\n",
+				_("note: %s%s%s, left by ucf, differs from the fragment only in\n"
+				  "      what was edited: nothing to take from it.\n"),
 				r->root, FRAGMENT_SYSCTL, r->ucf_left[i]);
 	if (r->malformed)
-		fprintf(f, "warning: the fragment has lines that are not assignments.\n");
+		fprintf(f,
+			_("warning: the fragment has lines that are not assignments.\n"));
 	print_text_verdict(r, verdict, f);
 }
 

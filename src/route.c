@@ -69,7 +69,8 @@ static void parse_multipath(const struct rtattr *rta, int family,
 }
 
 /* route_parse, for a default route of any type where ANY_TYPE. */
-static int parse_default(const struct nlmsghdr *h, struct route_default *ret, bool any_type)
+static int parse_default(const struct nlmsghdr *h, struct route_default *ret,
+			 bool any_type)
 {
 	const struct rtmsg *rtm = NLMSG_DATA(h);
 	int len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*rtm));
@@ -221,9 +222,9 @@ static int takeback_each(const struct nlmsghdr *h, void *data)
 	d->all[d->n_all] = rt;
 	/* A multipath route and a router advertisement's were never given
 	 * the windows by the helper. */
-	if (rt.type == RTN_UNICAST && rt.ifindex == d->ifindex && rt.protocol != RTPROT_RA &&
-	    !has_attr(h, RTA_MULTIPATH) && rt.initcwnd == d->cwnd &&
-	    rt.initrwnd == d->rwnd) {
+	if (rt.type == RTN_UNICAST && rt.ifindex == d->ifindex &&
+	    rt.protocol != RTPROT_RA && !has_attr(h, RTA_MULTIPATH) &&
+	    rt.initcwnd == d->cwnd && rt.initrwnd == d->rwnd) {
 		d->found[d->n_found] = malloc(h->nlmsg_len);
 		if (!d->found[d->n_found])
 			return -ENOMEM;

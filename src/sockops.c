@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfobj.h"
+#include "i18n.h"
 #include "initwnd.skel.h"
 #include "sockops.h"
 
@@ -92,7 +93,7 @@ static int unpin_all(const char *pin_dir, const char **ret_why)
 		if (unlink(path) == 0)
 			found = 1;
 		else if (errno != ENOENT) {
-			*ret_why = "cannot remove a pin";
+			*ret_why = N_("cannot remove a pin");
 			return -errno;
 		}
 	}
@@ -100,8 +101,8 @@ static int unpin_all(const char *pin_dir, const char **ret_why)
 		return 1;
 	if (errno == ENOENT)
 		return found;
-	*ret_why = errno == ENOTEMPTY ? "the pin directory holds files of another" :
-					"cannot remove the pin directory";
+	*ret_why = errno == ENOTEMPTY ? N_("the pin directory holds files of another") :
+					N_("cannot remove the pin directory");
 	return -errno;
 }
 
@@ -109,12 +110,12 @@ static int windows_check(const struct sockops_windows *w, const char **ret_why)
 {
 	if (w->n_ports == 0 || w->n_ports > SOCKOPS_PORTS_MAX || w->cwnd > INT32_MAX ||
 	    w->rwnd > INT32_MAX) {
-		*ret_why = "no ports, too many, or a window out of range";
+		*ret_why = N_("no ports, too many, or a window out of range");
 		return -EINVAL;
 	}
 	for (size_t i = 0; i < w->n_ports; i++) {
 		if (w->ports[i] == 0) {
-			*ret_why = "port 0";
+			*ret_why = N_("port 0");
 			return -EINVAL;
 		}
 	}
@@ -191,7 +192,7 @@ static int load_and_pin(int cg_fd, const char *pin_dir, const struct sockops_win
 
 	skel = initwnd_bpf__open();
 	if (!skel) {
-		*ret_why = "cannot open the program";
+		*ret_why = N_("cannot open the program");
 		return -errno;
 	}
 	r = initwnd_bpf__load(skel);
@@ -202,13 +203,13 @@ static int load_and_pin(int cg_fd, const char *pin_dir, const struct sockops_win
 	r = maps_set(bpf_map__fd(skel->maps.nettune_ports),
 		     bpf_map__fd(skel->maps.nettune_windows), w);
 	if (r < 0) {
-		*ret_why = "cannot fill the program's maps";
+		*ret_why = N_("cannot fill the program's maps");
 		goto out;
 	}
 
 	if (mkdir(pin_dir, 0700) < 0 && errno != EEXIST) {
 		r = -errno;
-		*ret_why = "cannot make the pin directory";
+		*ret_why = N_("cannot make the pin directory");
 		goto out;
 	}
 	/* The maps in the order of enum pin. */
@@ -220,7 +221,7 @@ static int load_and_pin(int cg_fd, const char *pin_dir, const struct sockops_win
 		if (r == 0)
 			r = bpf_map__pin(maps[p], path);
 		if (r < 0) {
-			*ret_why = "cannot pin a map";
+			*ret_why = N_("cannot pin a map");
 			goto unpin;
 		}
 	}
@@ -228,7 +229,7 @@ static int load_and_pin(int cg_fd, const char *pin_dir, const struct sockops_win
 	if (r == 0)
 		r = bpf_program__pin(skel->progs.nettune_initwnd, path);
 	if (r < 0) {
-		*ret_why = "cannot pin the program";
+		*ret_why = N_("cannot pin the program");
 		goto unpin;
 	}
 
@@ -244,7 +245,7 @@ static int load_and_pin(int cg_fd, const char *pin_dir, const struct sockops_win
 	/* Closing the link's fd detaches it unless it is pinned. */
 	bpf_link__destroy(link);
 	if (r < 0) {
-		*ret_why = "cannot pin the link";
+		*ret_why = N_("cannot pin the link");
 		goto unpin;
 	}
 	r = 1;
@@ -273,13 +274,13 @@ int sockops_attach(const char *cgroup, const char *pin_dir,
 		return cg_fd;
 	r = bpfobj_cgroup_id(cg_fd, &cg_id);
 	if (r < 0) {
-		*ret_why = "cannot read the cgroup's id";
+		*ret_why = N_("cannot read the cgroup's id");
 		goto out;
 	}
 
 	r = attached_update(pin_dir, cg_id, w);
 	if (r < 0)
-		*ret_why = "cannot set the attached program's maps";
+		*ret_why = N_("cannot set the attached program's maps");
 	if (r != 0) {
 		r = r < 0 ? r : 0;
 		goto out;
@@ -314,7 +315,7 @@ int sockops_read(const char *pin_dir, struct sockops_state *ret, const char **re
 	for (int p = 0; p < PIN_COUNT && r == 0; p++)
 		r = fds[p] < 0 ? fds[p] : 0;
 	if (r < 0) {
-		*ret_why = r == -ENOENT ? "not pinned" : bpfobj_why(r);
+		*ret_why = r == -ENOENT ? N_("not pinned") : bpfobj_why(r);
 		goto out;
 	}
 
@@ -324,7 +325,7 @@ int sockops_read(const char *pin_dir, struct sockops_state *ret, const char **re
 	if (r == 0)
 		r = bpfobj_link_info(fds[PIN_LINK], &li);
 	if (r < 0) {
-		*ret_why = "the pins are not the package's program";
+		*ret_why = N_("the pins are not the package's program");
 		goto out;
 	}
 	s.cgroup_id = li.cgroup.cgroup_id;
@@ -332,7 +333,7 @@ int sockops_read(const char *pin_dir, struct sockops_state *ret, const char **re
 
 	if (bpf_map_lookup_elem(fds[PIN_WINDOWS], &zero, &v) < 0) {
 		r = -errno;
-		*ret_why = "cannot read the windows";
+		*ret_why = N_("cannot read the windows");
 		goto out;
 	}
 	s.windows.cwnd = v.cwnd;
@@ -347,18 +348,18 @@ int sockops_read(const char *pin_dir, struct sockops_state *ret, const char **re
 	ncpus = libbpf_num_possible_cpus();
 	if (ncpus <= 0) {
 		r = ncpus < 0 ? ncpus : -EINVAL;
-		*ret_why = "cannot count the possible CPUs";
+		*ret_why = N_("cannot count the possible CPUs");
 		goto out;
 	}
 	given = calloc(ncpus, sizeof(*given));
 	if (!given) {
 		r = -ENOMEM;
-		*ret_why = "out of memory";
+		*ret_why = N_("out of memory");
 		goto out;
 	}
 	if (bpf_map_lookup_elem(fds[PIN_GIVEN], &zero, given) < 0) {
 		r = -errno;
-		*ret_why = "cannot read the counter";
+		*ret_why = N_("cannot read the counter");
 		goto out;
 	}
 	for (int i = 0; i < ncpus; i++)
@@ -380,4 +381,22 @@ int sockops_detach(const char *pin_dir, const char **ret_why)
 	if (r < 0)
 		return r;
 	return unpin_all(pin_dir, ret_why);
+}
+
+void sockops_ports_text(const struct sockops_windows *w, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < w->n_ports && len < size; i++) {
+		/* TRANSLATORS: between two ports of a list, and before the last. */
+		const char *sep = i == 0	      ? "" :
+				  i + 1 == w->n_ports ? _(" and ") :
+							_(", ");
+		int n = snprintf(buf + len, size - len, "%s%u", sep, w->ports[i]);
+
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
 }

@@ -44,6 +44,10 @@ struct sockops_state {
  * already (its ports and windows are then set to w's). sockops_read() fills
  * *ret from the pins: -ENOENT when nothing is pinned. sockops_detach()
  * detaches and unpins it: 1 when it did, 0 when nothing was pinned. */
+/* The ports of w as a sentence lists them ("80, 443 and 8080", in the
+ * language of the messages) into buf. */
+void sockops_ports_text(const struct sockops_windows *w, char *buf, size_t size);
+
 int sockops_attach(const char *cgroup, const char *pin_dir,
 		   const struct sockops_windows *w, const char **ret_why);
 int sockops_read(const char *pin_dir, struct sockops_state *ret, const char **ret_why);

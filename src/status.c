@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "initwnd.h"
+#include "i18n.h"
 #include "log.h"
 #include "modulesd.h"
 #include "nettune.h"
@@ -125,7 +126,7 @@ static void status_base(const struct context *ctx, struct report *r)
 
 	err = sysctld_parse_file(ctx->root, STATE_BASE, false, &r->base, NULL);
 	if (err < 0 && err != -ENOENT)
-		log_warning("cannot read %s%s: %s; edits cannot be told from updates",
+		log_warning(_("cannot read %s%s: %s; edits cannot be told from updates"),
 			    ctx->root, STATE_BASE, file_strerror(err));
 	r->base_present = err >= 0;
 	r->edited = r->base_present &&
@@ -266,8 +267,8 @@ static void status_modules(const struct context *ctx, struct report *r)
 
 	err = modulesd_parse_file(ctx->root, FRAGMENT_MODULES, &listed, &line);
 	if (err < 0 && err != -ENOENT && line == 0)
-		log_warning("cannot read %s%s: %s, ignoring", ctx->root, FRAGMENT_MODULES,
-			    file_strerror(err));
+		log_warning(_("cannot read %s%s: %s, ignoring"), ctx->root,
+			    FRAGMENT_MODULES, file_strerror(err));
 	if (err < 0)
 		listed.n = 0;
 	for (size_t i = 0; i < n_tunables; i++) {
@@ -397,7 +398,7 @@ static int status_collect(const struct context *ctx, struct report *r,
 	if (r->fragment_present) {
 		err = sysctld_load_all(ctx->root, fragment, all, &report);
 		if (err < 0) {
-			log_error("cannot read sysctl.d: %s", file_strerror(err));
+			log_error(_("cannot read sysctl.d: %s"), file_strerror(err));
 			return err;
 		}
 	}
@@ -424,7 +425,7 @@ static int status_collect(const struct context *ctx, struct report *r,
 
 	r->keys = calloc(fragment->n + r->profile.n_settings + 1, sizeof(*r->keys));
 	if (!r->keys || mark_reassigned(fragment, &earlier) < 0) {
-		log_error("out of memory");
+		log_error(_("out of memory"));
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < fragment->n; i++) {
@@ -479,12 +480,12 @@ static int status_textfile(const struct context *ctx, const char *dir,
 
 	r = textfile_open(ctx->root, dir, &dir_fd, why, sizeof(why));
 	if (r == -ENOENT) {
-		log_debug("%s%s: absent, no node exporter here: nothing to do", ctx->root,
-			  dir);
+		log_debug(_("%s%s: absent, no node exporter here: nothing to do"),
+			  ctx->root, dir);
 		return EXIT_SUCCESS;
 	}
 	if (r < 0) {
-		log_error("cannot write metrics into %s%s: %s", ctx->root, dir,
+		log_error(_("cannot write metrics into %s%s: %s"), ctx->root, dir,
 			  why[0] ? why : strerror(-r));
 		return EXIT_FAILURE;
 	}
@@ -497,7 +498,7 @@ static int status_textfile(const struct context *ctx, const char *dir,
 		collected = -ENOMEM;
 	r = textfile_become_owner(dir_fd);
 	if (r < 0) {
-		log_error("cannot become the owner of %s%s: %s", ctx->root, dir,
+		log_error(_("cannot become the owner of %s%s: %s"), ctx->root, dir,
 			  strerror(-r));
 		goto out;
 	}
@@ -505,16 +506,16 @@ static int status_textfile(const struct context *ctx, const char *dir,
 		r = textfile_write(dir_fd, data, len);
 		if (r == 0)
 			goto out;
-		log_error("cannot write %s%s/%s: %s", ctx->root, dir, TEXTFILE_NAME,
+		log_error(_("cannot write %s%s/%s: %s"), ctx->root, dir, TEXTFILE_NAME,
 			  strerror(-r));
 	}
 	r = -EIO;
 	if (textfile_remove(dir_fd) < 0)
-		log_error("%s%s/%s left in place: cannot remove it", ctx->root, dir,
+		log_error(_("%s%s/%s left in place: cannot remove it"), ctx->root, dir,
 			  TEXTFILE_NAME);
 	else
-		log_error("%s%s/%s removed: no metrics rather than stale ones", ctx->root,
-			  dir, TEXTFILE_NAME);
+		log_error(_("%s%s/%s removed: no metrics rather than stale ones"),
+			  ctx->root, dir, TEXTFILE_NAME);
 out:
 	free(data);
 	close(dir_fd);

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading and writing one key under /proc/sys. */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -22,8 +21,7 @@ bool sysctl_key_valid(const char *key)
 	if (strstr(key, ".."))
 		return false;
 	for (const char *p = key; *p; p++)
-		if (!islower((unsigned char)*p) && !isdigit((unsigned char)*p) &&
-		    !strchr("_.-", *p))
+		if (!ascii_islower(*p) && !ascii_isdigit(*p) && !strchr("_.-", *p))
 			return false;
 	return true;
 }
@@ -104,7 +102,7 @@ static void kernel_form(const char *value, char *buf, size_t size)
 	bool numeric = true;
 
 	for (const char *p = value; *p; p++)
-		if (!isdigit((unsigned char)*p) && *p != ' ' && *p != '-')
+		if (!ascii_isdigit(*p) && *p != ' ' && *p != '-')
 			numeric = false;
 	snprintf(buf, size, "%s\n", value);
 	if (numeric)

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "sysctld.h"
 
 /* systemd accepts "a/b/c" as well as "a.b.c"; when the first separator is a
@@ -253,14 +254,14 @@ const char *sysctld_strerror(int error)
 {
 	switch (error) {
 	case -EINVAL:
-		return "not a valid key = value line";
+		return _("not a valid key = value line");
 	case -E2BIG:
-		return "key or value too long";
+		return _("key or value too long");
 	case -ENOBUFS:
-		return "line longer than 1048575 bytes; systemd-sysctl stops reading the "
-		       "file here, and so does this";
+		return _("line longer than 1048575 bytes; systemd-sysctl stops reading the "
+			 "file here, and so does this");
 	case -EBADMSG:
-		return "not an assignment";
+		return _("not an assignment");
 	}
 	return file_strerror(error);
 }

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "dirfd.h"
+#include "i18n.h"
 #include "log.h"
 #include "nettune.h"
 #include "render.h"
@@ -73,8 +74,8 @@ void takeover_fragment_keys(const char *root, struct assignments *ret)
 
 	if (r < 0 && r != -ENOENT)
 		log_warning(
-			"cannot read %s%s: %s; purge sets every key of a taken-over file "
-			"again",
+			_("cannot read %s%s: %s; purge sets every key of a taken-over file "
+			  "again"),
 			root, FRAGMENT_SYSCTL, file_strerror(r));
 	if (r < 0)
 		assignments_free(ret);
@@ -96,8 +97,8 @@ void takeover_note_sets(const char *root, struct state *state,
 		snprintf(saved, sizeof(saved), "%s/%s", STATE_DIR, state->files[i].saved);
 		r = keys_not_ours(root, saved, fragment, &theirs);
 		if (r < 0)
-			log_warning("cannot read %s%s: %s; purge puts it back without "
-				    "setting its keys",
+			log_warning(_("cannot read %s%s: %s; purge puts it back without "
+				      "setting its keys"),
 				    root, saved, file_strerror(r));
 		for (size_t j = 0; j < theirs.n; j++) {
 			char value[VALUE_MAX + 1];
@@ -107,9 +108,10 @@ void takeover_note_sets(const char *root, struct state *state,
 			if (value[0] &&
 			    (!tunable_journaled(theirs.items[j].key) ||
 			     state_add_set(state, i, theirs.items[j].key, value) < 0))
-				log_warning("%s: %s = %s cannot be written in the journal, "
-					    "purge leaves it",
-					    saved, theirs.items[j].key, value);
+				log_warning(
+					_("%s: %s = %s cannot be written in the journal, "
+					  "purge leaves it"),
+					saved, theirs.items[j].key, value);
 		}
 		assignments_free(&theirs);
 	}
@@ -220,10 +222,11 @@ static int find_variant(const char *root, const char *data, size_t len, char *re
 			found = 1;
 		} else if (r < 0 && r != -EBADF) {
 			/* A variant we cannot read cannot match: the file stays. */
-			log_warning("cannot read %s/%s: %s, ignoring", dir,
+			log_warning(_("cannot read %s/%s: %s, ignoring"), dir,
 				    names[i]->d_name,
-				    r == -EINVAL || r == -ELOOP ? "not a regular file" :
-								  file_strerror(r));
+				    r == -EINVAL || r == -ELOOP ?
+					    _("not a regular file") :
+					    file_strerror(r));
 		}
 		free(names[i]);
 	}
@@ -364,21 +367,21 @@ static int move_aside(const struct context *ctx, struct found *f, struct state *
 		r = state_save(root, journal);
 	}
 	if (r == 0) {
-		*ret_what = "it changed while it was taken over";
+		*ret_what = N_("it changed while it was taken over");
 		if (fstatat(f->etc_fd, TAKEOVER_NAME, &now, AT_SYMLINK_NOFOLLOW) < 0)
 			r = errno == ENOENT ? -ESTALE : -errno;
 		else if (!same_as_read(&now, &f->st, true))
 			r = -ESTALE;
 	}
 	if (r == 0) {
-		*ret_what = "cannot move it aside";
+		*ret_what = N_("cannot move it aside");
 		if (renameat2(f->etc_fd, TAKEOVER_NAME, f->etc_fd, ASIDE_NAME,
 			      RENAME_NOREPLACE) < 0)
 			r = -errno;
 	}
 	if (r == 0) {
 		/* What was moved is what was read, and still holds its bytes. */
-		*ret_what = "it changed while it was taken over";
+		*ret_what = N_("it changed while it was taken over");
 		if (fstatat(f->etc_fd, ASIDE_NAME, &now, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    !same_as_read(&now, &f->st, false) ||
 		    read_fd(f->fd, buf, TAKEOVER_SIZE_MAX, &got, &now) < 0 ||
@@ -387,7 +390,7 @@ static int move_aside(const struct context *ctx, struct found *f, struct state *
 			if (put_back(f->etc_fd, ret_name) < 0)
 				*ret_name = ASIDE_NAME;
 		} else if (unlinkat(f->etc_fd, ASIDE_NAME, 0) < 0) {
-			*ret_what = "cannot remove it";
+			*ret_what = N_("cannot remove it");
 			r = -errno;
 			(void)put_back(f->etc_fd, ret_name);
 		}
@@ -429,16 +432,18 @@ static void note_orphaned_keys(const struct context *ctx, const char *file)
 	if (r >= 0)
 		r = keys_not_ours(ctx->root, failed = file, &ours, &theirs);
 	if (r < 0)
-		log_warning("cannot read %s%s: %s; the keys it sets are not compared",
+		log_warning(_("cannot read %s%s: %s; the keys it sets are not compared"),
 			    ctx->root, failed, file_strerror(r));
 	for (size_t i = 0; i < theirs.n; i++)
-		printf("%s%s", i == 0 ? "note: not in our fragment: " : ", ",
+		printf("%s%s", i == 0 ? _("note: not in our fragment: ") : ", ",
 		       theirs.items[i].key);
 	if (theirs.n > 0)
-		printf("; %s until the next boot, then the kernel's default (purge sets "
-		       "the file's values again)\n",
-		       theirs.n == 1 ? "it keeps its live value" :
-				       "they keep their live values");
+		printf(ngettext(
+			"; it keeps its live value until the next boot, then the "
+			"kernel's default (purge sets the file's values again)\n",
+			"; they keep their live values until the next boot, then the "
+			"kernel's default (purge sets the file's values again)\n",
+			theirs.n));
 	assignments_free(&theirs);
 	assignments_free(&ours);
 }
@@ -450,51 +455,52 @@ static int report(const struct context *ctx, const char *path, const struct foun
 	char why[PATH_MAX_LEN + 64];
 
 	if (r == -ESTALE && strcmp(name, TAKEOVER_NAME) == 0) {
-		log_warning("%s changed while it was taken over: left in place", path);
+		log_warning(_("%s changed while it was taken over: left in place"), path);
 		return EXIT_FAILURE;
 	} else if (r == -ESTALE) {
-		log_warning("%s changed while it was taken over, and another file took its "
-			    "place: kept as %s%s/%s",
-			    path, ctx->root, TAKEOVER_ETC_DIR, name);
+		log_warning(
+			_("%s changed while it was taken over, and another file took its "
+			  "place: kept as %s%s/%s"),
+			path, ctx->root, TAKEOVER_ETC_DIR, name);
 		return EXIT_FAILURE;
 	} else if (r < 0 && what) {
 		if ((r == -ELOOP || r == -ENOTDIR) &&
 		    dirfd_refused(ctx->root, TAKEOVER_DIR, why, sizeof(why)))
-			log_warning("cannot take over %s: %s, refused; left it in place",
+			log_warning(_("cannot take over %s: %s, refused; left it in place"),
 				    path, why);
 		else
-			log_warning("cannot take over %s: %s: %s; left it in place", path,
-				    what, file_strerror(r));
+			log_warning(_("cannot take over %s: %s: %s; left it in place"),
+				    path, _(what), file_strerror(r));
 		return EXIT_FAILURE;
 	} else if (r == -ENOENT) {
-		log_debug("%s: absent, nothing to take over", path);
+		log_debug(_("%s: absent, nothing to take over"), path);
 		return EXIT_SUCCESS;
 	} else if (r == -ELOOP || r == -EINVAL || r == -ENXIO) {
 		/* A symlink, or a FIFO, directory, device; a socket is ENXIO. */
-		printf("%s is not a regular file: left alone\n", path);
+		printf(_("%s is not a regular file: left alone\n"), path);
 		return EXIT_SUCCESS;
 	} else if (r == -ENODATA) {
-		log_error("cannot tell whether %s is the WP Panel installer's: no variant of it "
-			  "in %s%s/, which the package installs (ROOT TREES in "
-			  "wp-panel-nettune(8)); left it in place",
+		log_error(_("cannot tell whether %s is the WP Panel installer's: no variant of it "
+			    "in %s%s/, which the package installs (ROOT TREES in "
+			    "wp-panel-nettune(8)); left it in place"),
 			  path, ctx->root, TAKEOVER_VARIANTS);
 		return EXIT_FAILURE;
 	} else if (r == 0 || r == -EFBIG) {
-		printf("%s is not what the WP Panel installer writes (edited?): left alone; "
-		       "at boot it overrides our fragment for the keys it sets\n",
+		printf(_("%s is not what the WP Panel installer writes (edited?): left alone; "
+			 "at boot it overrides our fragment for the keys it sets\n"),
 		       path);
 		return EXIT_SUCCESS;
 	} else if (r < 0) {
-		log_error("cannot read %s: %s", path, file_strerror(r));
+		log_error(_("cannot read %s: %s"), path, file_strerror(r));
 		return EXIT_FAILURE;
 	} else if (ctx->dry_run) {
-		printf("would take over %s (the WP Panel installer's %s) into %s%s\n",
+		printf(_("would take over %s (the WP Panel installer's %s) into %s%s\n"),
 		       path, f->variant, ctx->root, TAKEOVER_DIR);
 		note_orphaned_keys(ctx, TAKEOVER_PATH);
 		return EXIT_SUCCESS;
 	}
-	printf("took over %s (the WP Panel installer's %s): kept in %s%s, "
-	       "purge puts it back\n",
+	printf(_("took over %s (the WP Panel installer's %s): kept in %s%s, "
+		 "purge puts it back\n"),
 	       path, f->variant, ctx->root, TAKEOVER_DIR);
 	note_orphaned_keys(ctx, COPY_PATH);
 	return EXIT_SUCCESS;
@@ -517,7 +523,7 @@ static int do_takeover(struct context *ctx, int argc, char **argv)
 	}
 	f.data = malloc(TAKEOVER_SIZE_MAX);
 	if (!f.data) {
-		log_error("out of memory");
+		log_error(_("out of memory"));
 		return EXIT_FAILURE;
 	}
 	/* A first look decides whether there is anything to do; the look under
@@ -534,8 +540,8 @@ static int do_takeover(struct context *ctx, int argc, char **argv)
 			r = put_back(f.etc_fd, &name);
 			if (r == 0 && strcmp(name, TAKEOVER_NAME) != 0)
 				log_warning(
-					"%s%s/%s: left by an interrupted takeover, and another "
-					"file took its place: kept as %s%s/%s",
+					_("%s%s/%s: left by an interrupted takeover, and another "
+					  "file took its place: kept as %s%s/%s"),
 					ctx->root, TAKEOVER_ETC_DIR, ASIDE_NAME,
 					ctx->root, TAKEOVER_ETC_DIR, name);
 			name = TAKEOVER_NAME;
@@ -544,7 +550,7 @@ static int do_takeover(struct context *ctx, int argc, char **argv)
 		}
 		if (r == 1 && journal_load_or_log(ctx, &journal) < 0) {
 			r = -EBADMSG;
-			what = "the journal cannot be read";
+			what = N_("the journal cannot be read");
 		} else if (r == 1 &&
 			   (r = move_aside(ctx, &f, &journal, &what, &name)) == 0) {
 			r = 1;
@@ -553,9 +559,9 @@ static int do_takeover(struct context *ctx, int argc, char **argv)
 	if (dir_error < 0 && dir_error != -ENOENT) {
 		if ((r == -ELOOP || r == -ENOTDIR) &&
 		    dirfd_refused(ctx->root, TAKEOVER_ETC_DIR, why, sizeof(why)))
-			log_error("cannot take over %s: %s, refused", path, why);
+			log_error(_("cannot take over %s: %s, refused"), path, why);
 		else
-			log_error("cannot read %s%s: %s", ctx->root, TAKEOVER_ETC_DIR,
+			log_error(_("cannot read %s%s: %s"), ctx->root, TAKEOVER_ETC_DIR,
 				  file_strerror(r));
 		r = EXIT_FAILURE;
 	} else {

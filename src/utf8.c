@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "utf8.h"
 
@@ -94,4 +95,34 @@ const char *text_escape(const char *s, char *buf, size_t size)
 	}
 	buf[w] = '\0';
 	return buf;
+}
+
+/* The columns text takes on a terminal, in the locale's character set: two
+ * for a Chinese character. Where it is not text of that set (any byte above
+ * 0x7f in the C locale), or holds a character that is not printable, one
+ * for each byte, as printf's field widths count. */
+size_t text_width(const char *s)
+{
+	size_t len = strlen(s), width = 0;
+	mbstate_t state = { 0 };
+
+	for (size_t i = 0; i < len;) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s + i, len - i, &state);
+		int w;
+
+		if (n == 0 || n == (size_t)-1 || n == (size_t)-2 || (w = wcwidth(wc)) < 0)
+			return len;
+		width += (size_t)w;
+		i += n;
+	}
+	return width;
+}
+
+/* printf's "%-*s", with the width in a terminal's columns. */
+void text_print_padded(FILE *f, const char *s, size_t width)
+{
+	fputs(s, f);
+	for (size_t w = text_width(s); w < width; w++)
+		fputc(' ', f);
 }

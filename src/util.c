@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Small file and string helpers. Fallible functions return 0 or -errno. */
-#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -11,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "util.h"
 
 /* Every path the helper touches goes through here, so that --root covers all
@@ -323,7 +323,7 @@ int parse_u64(const char *s, uint64_t *ret)
 	uintmax_t v;
 	char *end;
 
-	if (!isdigit((unsigned char)*s))
+	if (!ascii_isdigit(*s))
 		return -EINVAL;
 	errno = 0;
 	v = strtoumax(s, &end, 10);
@@ -344,7 +344,7 @@ void normalize_space(char *s)
 	bool blank = false;
 
 	for (char *r = s; *r; r++) {
-		if (isspace((unsigned char)*r)) {
+		if (ascii_isspace(*r)) {
 			blank = w != s;
 			continue;
 		}
@@ -360,10 +360,10 @@ char *strip(char *s)
 {
 	char *end;
 
-	while (isspace((unsigned char)*s))
+	while (ascii_isspace(*s))
 		s++;
 	end = s + strlen(s);
-	while (end > s && isspace((unsigned char)end[-1]))
+	while (end > s && ascii_isspace(end[-1]))
 		end--;
 	*end = '\0';
 	return s;
@@ -378,5 +378,5 @@ bool startswith(const char *s, const char *prefix)
  * file". */
 const char *file_strerror(int error)
 {
-	return error == -EBADFD ? "not a regular file" : strerror(-error);
+	return error == -EBADFD ? _("not a regular file") : strerror(-error);
 }

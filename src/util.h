@@ -42,6 +42,29 @@ int write_file_atomic_at(int dir_fd, const char *name, const char *data, size_t 
 const char *file_strerror(int error);
 int mkdir_parents(const char *path, mode_t mode);
 
+/* Byte classes as the C locale has them, whatever locale the helper runs in
+ * for its messages: the kernel, systemd and kmod read these bytes so, and
+ * an 8-bit locale's islower() takes 0xe4 for a letter. */
+static inline bool ascii_isdigit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline bool ascii_islower(char c)
+{
+	return c >= 'a' && c <= 'z';
+}
+
+static inline bool ascii_isalnum(char c)
+{
+	return ascii_isdigit(c) || ascii_islower(c) || (c >= 'A' && c <= 'Z');
+}
+
+static inline bool ascii_isspace(char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r');
+}
+
 int grow_array(void *items_ptr, size_t *cap, size_t n, size_t size);
 int parse_u64(const char *s, uint64_t *ret);
 void normalize_space(char *s);

@@ -11,6 +11,19 @@
 passed=0
 failed=0
 
+# The helper speaks the locale's language (LANG, LC_ALL, LANGUAGE) where a
+# catalogue of it is installed, and the checks read its English: they run
+# in C.UTF-8, which every Debian system has, without LANGUAGE, which that
+# locale would follow. NETTUNE_TEST_LOCALE names another locale and keeps
+# LANGUAGE: tests/l10n-test.sh runs tests so, with the Chinese catalogue.
+if [ -n "${NETTUNE_TEST_LOCALE:-}" ]; then
+	LC_ALL=$NETTUNE_TEST_LOCALE
+else
+	LC_ALL=C.UTF-8
+	unset LANGUAGE
+fi
+export LC_ALL
+
 pass() {
 	passed=$((passed + 1))
 	took

@@ -88,7 +88,8 @@ for pair in sbin/wp-panel-nettune:"$work/b-install/wp-panel-nettune" \
 	lib/systemd/system/wp-panel-nettune-initwnd.service:debian/units/wp-panel-nettune-initwnd.service \
 	lib/systemd/system/wp-panel-nettune-prometheus.service:debian/units/wp-panel-nettune-prometheus.service \
 	lib/systemd/system/wp-panel-nettune-prometheus.timer:debian/units/wp-panel-nettune-prometheus.timer \
-	share/bash-completion/completions/wp-panel-nettune:share/bash-completion/wp-panel-nettune; do
+	share/bash-completion/completions/wp-panel-nettune:share/bash-completion/wp-panel-nettune \
+	share/locale/zh_CN/LC_MESSAGES/wp-panel-nettune.mo:"$work/b-install/locale/zh_CN/LC_MESSAGES/wp-panel-nettune.mo"; do
 	installed=$work/dest/usr/${pair%%:*}
 	source=${pair#*:}
 	case $source in /*) ;; *) source=$top/$source ;; esac

@@ -26,20 +26,27 @@ static const struct ports_case ports_cases[] = {
 	{ "the conffile's form",
 	  "# Local ports whose passive connections get the initial windows.\n"
 	  "80 443\n",
-	  0, { 80, 443 }, 2 },
+	  0,
+	  { 80, 443 },
+	  2 },
 	{ "comments, blanks, tabs and duplicates",
 	  "\n  # a comment\n\n8080\t443 # the end of the line\n80#no blank\n443 8080 80\n\n",
-	  0, { 8080, 443, 80 }, 3 },
+	  0,
+	  { 8080, 443, 80 },
+	  3 },
 	{ "an empty file: no port", "", 0, { 0 }, 0 },
 	{ "comments alone: no port", "# 80\n#443\n", 0, { 0 }, 0 },
 	{ "words that are no port are skipped and counted",
-	  "80x 0 65536 -1 443\n+80 8o 65535\n1 99999999999999999999999\n", 7,
-	  { 443, 65535, 1 }, 3 },
-	{ "a word longer than any port",
-	  "000000000000000000000080 80\n", 1, { 80 }, 1 },
+	  "80x 0 65536 -1 443\n+80 8o 65535\n1 99999999999999999999999\n",
+	  7,
+	  { 443, 65535, 1 },
+	  3 },
+	{ "a word longer than any port", "000000000000000000000080 80\n", 1, { 80 }, 1 },
 	{ "more than SOCKOPS_PORTS_MAX ports: the rest skipped",
-	  "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n17 18\n1\n", 2,
-	  { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 }, 16 },
+	  "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n17 18\n1\n",
+	  2,
+	  { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 },
+	  16 },
 };
 
 static void test_ports_read(void **state _unused_)
@@ -57,11 +64,12 @@ static void test_ports_read(void **state _unused_)
 		if (r != pc->ret)
 			fail_msg("%s: returned %d, not %d", pc->what, r, pc->ret);
 		if (w.n_ports != pc->n_ports)
-			fail_msg("%s: %zu ports, not %zu", pc->what, w.n_ports, pc->n_ports);
+			fail_msg("%s: %zu ports, not %zu", pc->what, w.n_ports,
+				 pc->n_ports);
 		for (size_t i = 0; i < w.n_ports; i++)
 			if (w.ports[i] != pc->ports[i])
-				fail_msg("%s: port %zu is %u, not %u", pc->what, i, w.ports[i],
-					 pc->ports[i]);
+				fail_msg("%s: port %zu is %u, not %u", pc->what, i,
+					 w.ports[i], pc->ports[i]);
 		assert_int_equal(w.cwnd, INITWND_SEGMENTS);
 		assert_int_equal(w.rwnd, INITWND_SEGMENTS);
 		scratch_free(root);

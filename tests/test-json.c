@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,40 @@ static char *string_of(const char *in)
 
 /* Every byte of a file name or value: escaped where JSON wants it, text as
  * it is, invalid UTF-8 one U+FFFD per byte. */
+/* A terminal's columns: two for a Chinese character in a UTF-8 locale;
+ * bytes, as printf's widths count, in the C locale and where the text is
+ * not the locale's. */
+static void test_text_width(void **state _unused_)
+{
+	static const struct {
+		const char *locale, *s;
+		size_t width;
+	} cases[] = {
+		{ "C.UTF-8", "KEY", 3 },
+		{ "C.UTF-8", "\xe5\x8f\x82\xe6\x95\xb0", 4 }, /* 参数 */
+		{ "C.UTF-8", "\xef\xbc\x88x\xef\xbc\x89", 5 }, /* （x） */
+		{ "C.UTF-8", "a\xe5\x8f", 3 }, /* truncated: bytes */
+		{ "C.UTF-8", "", 0 },
+		{ "C", "\xe5\x8f\x82\xe6\x95\xb0", 6 },
+		{ "C", "fq_codel", 8 },
+	};
+	char buf[64];
+
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+		assert_non_null(setlocale(LC_CTYPE, cases[i].locale));
+		assert_int_equal(text_width(cases[i].s), cases[i].width);
+		assert_non_null(f);
+		text_print_padded(f, cases[i].s, 7);
+		fclose(f);
+		assert_int_equal(strlen(buf),
+				 strlen(cases[i].s) +
+					 (cases[i].width < 7 ? 7 - cases[i].width : 0));
+	}
+	setlocale(LC_CTYPE, "C");
+}
+
 static void test_json_string(void **state _unused_)
 {
 	static const struct {
@@ -139,6 +174,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_utf8_char_len),
+		cmocka_unit_test(test_text_width),
 		cmocka_unit_test(test_json_string),
 		cmocka_unit_test(test_json_document),
 	};

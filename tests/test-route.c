@@ -233,7 +233,8 @@ static void test_truncated(void **state _unused_)
 /* --- route_takeback_plan ------------------------------------------------- */
 
 #define V4(dev, gw, m, t, cw, rw)  \
-	{ .family = AF_INET, .type = RTN_UNICAST, \
+	{ .family = AF_INET,       \
+	  .type = RTN_UNICAST,     \
 	  .ifindex = (dev),        \
 	  .gateway = (gw),         \
 	  .protocol = RTPROT_BOOT, \
@@ -242,7 +243,8 @@ static void test_truncated(void **state _unused_)
 	  .initcwnd = (cw),        \
 	  .initrwnd = (rw) }
 #define V6(dev, gw, m, cw, rw)     \
-	{ .family = AF_INET6, .type = RTN_UNICAST, \
+	{ .family = AF_INET6,      \
+	  .type = RTN_UNICAST,     \
 	  .ifindex = (dev),        \
 	  .gateway = (gw),         \
 	  .protocol = RTPROT_BOOT, \
@@ -351,11 +353,15 @@ static const struct plan_case plan_cases[] = {
 	{ "an unreachable route at the same metric",
 	  { { .family = AF_INET, .type = RTN_UNREACHABLE, .metric = 100 },
 	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
-	  2, 1, ROUTE_TAKEBACK_SHARED },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
 	{ "an unreachable route at another metric",
 	  { { .family = AF_INET, .type = RTN_UNREACHABLE, .metric = 200 },
 	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
-	  2, 1, ROUTE_TAKEBACK_REPLACE },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_REPLACE },
 	/* IPv6 keeps no two routes that differ only in their windows apart:
 	 * one of a key is left, never deleted. */
 	{ "IPv6 twin",

@@ -88,12 +88,37 @@ static void test_cgroup_open_refusals(void **state _unused_)
 	scratch_free(dir);
 }
 
+/* The ports as a sentence lists them, and never past the buffer. */
+static void test_ports_text(void **state _unused_)
+{
+	struct sockops_windows w = { .cwnd = 32, .rwnd = 32, .ports = { 80, 443, 8080 } };
+	char buf[32];
+
+	w.n_ports = 1;
+	sockops_ports_text(&w, buf, sizeof(buf));
+	assert_string_equal(buf, "80");
+	w.n_ports = 2;
+	sockops_ports_text(&w, buf, sizeof(buf));
+	assert_string_equal(buf, "80 and 443");
+	w.n_ports = 3;
+	sockops_ports_text(&w, buf, sizeof(buf));
+	assert_string_equal(buf, "80, 443 and 8080");
+	sockops_ports_text(&w, buf, 8);
+	assert_string_equal(buf, "80, 443");
+	sockops_ports_text(&w, buf, 3);
+	assert_string_equal(buf, "80");
+	w.n_ports = 0;
+	sockops_ports_text(&w, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attach_refuses_the_windows),
 		cmocka_unit_test(test_pin_dir_outside_bpffs),
 		cmocka_unit_test(test_cgroup_open_refusals),
+		cmocka_unit_test(test_ports_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

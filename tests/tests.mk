@@ -50,9 +50,10 @@ check-deps:
 # The tests of check-unit that neither run the helper nor link its code: the
 # sanitizer build leaves them out, having nothing of its own to give them.
 HELPER_FREE_TESTS = tests/debconf-po-test.sh tests/make-test.sh tests/maintainer-test.sh \
-	tests/readme-zh-test.sh
+	tests/readme-zh-test.sh tests/man-zh-test.sh
 
-check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables $(B)/dump-commands
+check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables $(B)/dump-commands \
+		$(B)/l10n/wp-panel-nettune $(B)/wp-panel-nettune.pot $(MO_FILES)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t; done
 	tests/root-test.sh $(B)/wp-panel-nettune
 	tests/output-test.sh $(B)/wp-panel-nettune
@@ -62,6 +63,7 @@ check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables $(B)/dump-comm
 	tests/debconf-config-test.sh $(B)/wp-panel-nettune
 	tests/cli-test.sh $(B)/wp-panel-nettune $(B)/dump-commands
 	tests/completion-test.sh $(B)/wp-panel-nettune $(B)/dump-commands
+	tests/l10n-test.sh $(B)/l10n/wp-panel-nettune $(B)/wp-panel-nettune.pot
 	@set -e; for t in $(HELPER_FREE_TESTS); do echo "== $$t"; $$t; done
 
 check-sanitize:
