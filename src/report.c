@@ -145,18 +145,28 @@ static bool initwnd_as_wanted(const struct report *r)
 	return true;
 }
 
+/* The pins could not be read for want of privilege (a sandboxed service
+ * without CAP_BPF, a user other than root): the program's state is not
+ * known, which is neither an alarm nor a refusal. */
+static bool initwnd_unreadable(const struct report *r)
+{
+	return r->initwnd_error == -EPERM || r->initwnd_error == -EACCES;
+}
+
 /* Wanted and not attached, where apply recorded why it could not be. */
 static bool initwnd_refused(const struct report *r)
 {
 	return r->initwnd_wanted && r->initwnd_error != -EOPNOTSUPP &&
-	       !initwnd_as_wanted(r) && r->initwnd_why[0] != '\0';
+	       !initwnd_unreadable(r) && !initwnd_as_wanted(r) &&
+	       r->initwnd_why[0] != '\0';
 }
 
 /* Wanted and not as wanted with no reason recorded, or attached though
  * not wanted. */
 static bool initwnd_drift(const struct report *r)
 {
-	if (r->initwnd_error == -EOPNOTSUPP || report_left_alone(r))
+	if (r->initwnd_error == -EOPNOTSUPP || initwnd_unreadable(r) ||
+	    report_left_alone(r))
 		return false;
 	if (!r->initwnd_wanted)
 		return r->initwnd_error == 0 && r->initwnd.attached;
@@ -357,6 +367,10 @@ static void print_text_initwnd(const struct report *r, FILE *f)
 	fprintf(f, _("initial windows: "));
 	if (r->initwnd_error == -EOPNOTSUPP) {
 		fprintf(f, _("not queried under --root\n"));
+	} else if (initwnd_unreadable(r)) {
+		fprintf(f,
+			_("the program's pins cannot be read: %s (root with CAP_BPF reads them)\n"),
+			strerror(-r->initwnd_error));
 	} else if (initwnd_as_wanted(r)) {
 		fprintf(f,
 			_("%u and %u for new connections to ports %s, attached to %s (program %u), "
@@ -905,7 +919,7 @@ static void expo_initwnd(const struct report *r, FILE *f)
 {
 	bool read = r->initwnd_error == 0;
 
-	if (r->initwnd_error == -EOPNOTSUPP)
+	if (r->initwnd_error == -EOPNOTSUPP || initwnd_unreadable(r))
 		return;
 	expo_single(f, "initial_window_wanted",
 		    "1 where the fragment sets fq and the setting names a port: the "

@@ -179,6 +179,7 @@ ln -s ../.. "$c/proc/1/root"
 echo lxc >"$c/run/systemd/container"
 printf '#!/bin/sh\nexec "%s" --root "%s" "$@"\n' "$bin" "$c" >"$work/helper"
 chmod +x "$work/helper"
+# shellcheck disable=SC2034,SC2154 # helper is read, off_limits and reason set, by off-limits.sh
 got=$(
 	helper=$work/helper
 	LANGUAGE=zh_CN LC_ALL=$zh

@@ -390,6 +390,19 @@ static void test_json(void **state _unused_)
 		strstr(text, "\nNot as it should be (exit 3): initial-window-drift.\n"));
 	free(text);
 
+	/* The pins unreadable for want of privilege: unknown, no alarm. */
+	r.initwnd_error = -EPERM;
+	text = print(&r, report_print_text);
+	assert_non_null(
+		strstr(text, "\ninitial windows: the program's pins cannot be read: "));
+	assert_null(strstr(text, "initial-window-drift"));
+	free(text);
+	text = print(&r, report_print_prometheus);
+	assert_null(strstr(text, "nettune_initial_window_attached"));
+	assert_non_null(strstr(text, "\nnettune_alarm 0\n"));
+	free(text);
+	r.initwnd_error = -ENOENT;
+
 	/* The kernel refused it, as apply recorded: said, and no alarm. */
 	strcpy(r.initwnd_why, "/sys/fs/cgroup: not a cgroup v2 directory");
 	text = print(&r, report_print_text);
