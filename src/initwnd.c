@@ -515,11 +515,15 @@ static int do_initwnd(struct context *ctx, int argc, char **argv)
 	/* Under apply's lock: two loaders would take each other's pins. */
 	if (!ctx->dry_run && lock_or_log(ctx, &lock) < 0)
 		return EXIT_FAILURE;
-	if (detach_only) {
-		detach(ctx);
-	} else if (detect_or_log(ctx, &info) < 0) {
+	/* Detaching too is left to the host: from a chroot with the host's
+	 * /sys bound in, the pins are the host's. */
+	if (detect_or_log(ctx, &info) < 0) {
 		ret = EXIT_FAILURE;
-	} else if (!kernel_off_limits_say(ctx, &info)) {
+	} else if (kernel_off_limits_say(ctx, &info)) {
+		/* said */
+	} else if (detach_only) {
+		detach(ctx);
+	} else {
 		r = read_fragment_or_log(ctx, &fragment);
 		if (r == -ENOENT) {
 			printf(_("%s is missing: no initial windows.\n"), FRAGMENT_SYSCTL);
