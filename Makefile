@@ -127,7 +127,7 @@ pot: $(B)/wp-panel-nettune.pot
 # with the kernel's headers for the target's architecture.
 BPF_CLANG = clang
 BPFTOOL = bpftool
-BPF_CFLAGS = -g -O2 -Wall -Wextra -target bpf -I/usr/include/$(shell $(CC) -print-multiarch 2>/dev/null)
+BPF_CFLAGS = -g -O2 -Wall -Wextra -target bpf -I/usr/include/$(shell $(CC) -print-multiarch 2>/dev/null) -ffile-prefix-map=$(CURDIR)=.
 LIBBPF_LIBS := $(shell $(PKG_CONFIG) --libs libbpf 2>/dev/null)
 need-bpf:
 	$(if $(and $(LIBBPF_LIBS),$(shell command -v $(BPF_CLANG)),$(shell command -v $(BPFTOOL))),@:,$(error clang, libbpf or bpftool not found: run 'tools/install-deps bpf'))
