@@ -2,7 +2,9 @@
 # 25. The initial windows through the sock_ops program, on 2 vCPUs (fq), in
 #     an image with ifupdown (a Debian server's network), bpftool and
 #     python3, and no NIC. A unit makes, at every boot, two dummy links, nta
-#     and ntb, each with an IPv4 and an IPv6 default route of metric 100,
+#     and ntb, each with an IPv4 default route of metric 100 and an IPv6
+#     one (100 and 200: IPv6 takes a second route of a metric only as a
+#     multipath one),
 #     a ToS default route, and the administrator's own route with initcwnd
 #     32 initrwnd 32: `ip route show table all` and `ip -6 route show table
 #     all` are quoted and byte for byte the same before the install, after
@@ -40,7 +42,7 @@ ip route append default via 198.51.100.1 dev ntb metric 100
 ip route add default tos 0x10 via 198.51.100.1 dev ntb metric 100
 ip route add default via 192.0.2.1 dev nta metric 300 initcwnd 32 initrwnd 32
 ip -6 route add default via 2001:db8:a::1 dev nta metric 100
-ip -6 route add default via 2001:db8:b::1 dev ntb metric 100
+ip -6 route add default via 2001:db8:b::1 dev ntb metric 200
 SH
 	cat >"$dir/vm-routes.service" <<'UNIT'
 [Unit]
@@ -68,7 +70,7 @@ route_tables() {
 # and without the program's line into NAME.others.
 cgroup_tree() {
 	bpftool cgroup tree /sys/fs/cgroup >"/host/$1.cgroups" 2>&1
-	grep -v ' nettune_initwnd *$' "/host/$1.cgroups" >"/host/$1.others"
+	grep -v -e ' nettune_initwnd *$' -e '^/sys/fs/cgroup *$' "/host/$1.cgroups" >"/host/$1.others"
 	sed "s/^/#   bpftool cgroup tree ($1): /" "/host/$1.cgroups"
 }
 # without_ids FILE: bpftool's listing less the programs' ids, which each boot
