@@ -91,7 +91,12 @@ connections() {
 		python3 -m http.server --bind "${_s%:*}" "${_s##*:}" >/dev/null 2>&1 &
 		_pids="$_pids $!"
 	done
-	sleep 3
+	# Python starts slowly under emulation: up to 60 s for the three.
+	_i=0
+	while [ "$(ss -Hltn 'sport = :80 or sport = :8080' | wc -l)" -lt 3 ] && [ "$_i" -lt 60 ]; do
+		sleep 1
+		_i=$((_i + 1))
+	done
 	python3 -c 'import socket, time
 s = [socket.create_connection(a) for a in (("127.0.0.1", 80), ("::1", 80), ("127.0.0.1", 8080))]
 time.sleep(30)' &
