@@ -71,8 +71,8 @@ check "its textfile directory exists" test -d "$prom_dir"
 check "install" apt_get install install /host/pkg.deb
 check "the timer is enabled" systemctl is-enabled "$unit.timer"
 check "the timer is active" systemctl is-active "$unit.timer"
-check_eq "the service keeps only setuid and setgid of root, no devices, a time limit" \
-	"CapabilityBoundingSet=cap_setgid cap_setuid|PrivateDevices=yes|TimeoutStartUSec=2min" \
+check_eq "the service keeps only setuid, setgid and bpf of root, no devices, a time limit" \
+	"CapabilityBoundingSet=cap_setgid cap_setuid cap_bpf|PrivateDevices=yes|TimeoutStartUSec=2min" \
 	"$(systemctl show -p CapabilityBoundingSet -p PrivateDevices -p TimeoutStartUSec "$unit.service" | sort | tr '\n' '|' | sed 's/|$//')"
 check "systemctl start $unit.service" systemctl start "$unit.service"
 check_eq "$prom: a root-owned 0644 file" "regular file 644 root:root" \
