@@ -11,15 +11,16 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "command.h"
 #include "i18n.h"
 #include "initwnd.h"
+#include "journal.h"
 #include "log.h"
-#include "modulesd.h"
 #include "modload.h"
-#include "nettune.h"
+#include "modulesd.h"
+#include "offlimits.h"
 #include "overrides.h"
 #include "render.h"
-#include "state.h"
 #include "sysctl.h"
 #include "sysctld.h"
 #include "takeover.h"

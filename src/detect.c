@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The commands that only look at the machine: detect prints what it is,
- * render the fragments the profile gives it. */
+/* detect: what this machine is, as the profile sees it, or whether its
+ * running kernel may be tuned at all. */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "command.h"
 #include "i18n.h"
 #include "log.h"
-#include "nettune.h"
-#include "render.h"
+#include "offlimits.h"
 #include "report.h"
 #include "utf8.h"
 
@@ -132,88 +132,4 @@ const struct command command_detect = {
 		"tuned.",
 	.options = detect_options,
 	.run = do_detect,
-};
-
-struct render_args {
-	enum congestion congestion;
-	bool modules;
-};
-
-static const struct command_option render_options[] = {
-	{ "congestion", OPTION_CONGESTION, "auto|bbr|cubic",
-	  "auto (the default): BBR on 2 or more CPUs where the kernel has it; "
-	  "bbr or cubic: that one" },
-	{},
-};
-
-static const struct command_word render_fragments[] = {
-	{ "sysctl", "the fragment for /etc/sysctl.d" },
-	{ "modules", "the fragment for /etc/modules-load.d" },
-	{},
-};
-
-static int render_parse_argv(int argc, char **argv, struct render_args *ret)
-{
-	int c;
-
-	ret->congestion = CONGESTION_AUTO;
-	while ((c = command_getopt(render_options, false, argc, argv)) != -1)
-		switch (c) {
-		case OPTION_CONGESTION:
-			if (congestion_from_string(optarg, &ret->congestion) < 0) {
-				usage_error(&command_render,
-					    "unknown congestion choice '%s'; expected auto, "
-					    "bbr or cubic",
-					    optarg);
-				return -EINVAL;
-			}
-			break;
-		default:
-			return command_option(&command_render, c, argv);
-		}
-	if (optind >= argc) {
-		usage_error(&command_render,
-			    "missing fragment; expected sysctl or modules");
-		return -EINVAL;
-	}
-	if (strcmp(argv[optind], "sysctl") != 0 && strcmp(argv[optind], "modules") != 0) {
-		usage_error(&command_render,
-			    "unknown fragment '%s'; expected sysctl or modules",
-			    argv[optind]);
-		return -EINVAL;
-	}
-	ret->modules = strcmp(argv[optind], "modules") == 0;
-	optind++;
-	return command_no_arguments(&command_render, argc, argv);
-}
-
-static int do_render(struct context *ctx, int argc, char **argv)
-{
-	struct render_args args;
-	struct sysinfo info;
-	struct profile profile;
-	int r;
-
-	r = render_parse_argv(argc, argv, &args);
-	if (r <= 0)
-		return command_parsed_exit(r);
-	if (detect_or_log(ctx, &info) < 0)
-		return EXIT_FAILURE;
-	profile_compute(&info, args.congestion, &profile);
-	if (args.modules)
-		render_modules(&profile, stdout);
-	else
-		render_sysctl(&profile, stdout);
-	return EXIT_SUCCESS;
-}
-
-const struct command command_render = {
-	.name = "render",
-	.args = "[--congestion auto|bbr|cubic] sysctl|modules",
-	.summary = "print the sysctl.d or modules-load.d fragment for this machine",
-	.description = "Print the sysctl.d or modules-load.d fragment computed for this "
-		       "machine on standard output.",
-	.options = render_options,
-	.words = render_fragments,
-	.run = do_render,
 };

@@ -32,6 +32,7 @@
 #include "i18n.h"
 #include "initwnd.h"
 #include "log.h"
+#include "offlimits.h"
 #include "render.h"
 #include "route.h"
 

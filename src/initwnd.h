@@ -4,9 +4,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "nettune.h"
+#include "command.h"
+#include "journal.h"
 #include "sockops.h"
-#include "state.h"
 #include "sysctld.h"
 
 /* The initial congestion and receive windows, in segments, that the

@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "command.h"
 #include "i18n.h"
 #include "log.h"
-#include "nettune.h"
 #include "util.h"
 
 #ifndef VERSION

@@ -9,14 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command.h"
 #include "expo.h"
 #include "i18n.h"
+#include "journal.h"
 #include "json.h"
-#include "nettune.h"
 #include "profile.h"
 #include "render.h"
 #include "report.h"
-#include "state.h"
 #include "utf8.h"
 
 #ifndef VERSION

@@ -9,16 +9,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "initwnd.h"
+#include "command.h"
 #include "i18n.h"
+#include "initwnd.h"
+#include "journal.h"
 #include "log.h"
 #include "modulesd.h"
-#include "nettune.h"
 #include "overrides.h"
 #include "qdisc.h"
 #include "render.h"
 #include "report.h"
-#include "state.h"
 #include "sysctld.h"
 #include "textfile.h"
 

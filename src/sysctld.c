@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Parsing sysctl.d and modules-load.d files the way systemd does. */
+/* Parsing sysctl.d files the way systemd-sysctl does: a line, a file, and
+ * which assignment of a key wins across files. (modules-load.d files are
+ * modulesd.c's; which files are read, in what order, sysctld-files.c's.) */
 #include <ctype.h>
 #include <errno.h>
 #include <fnmatch.h>

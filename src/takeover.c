@@ -18,12 +18,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "command.h"
 #include "dirfd.h"
 #include "i18n.h"
+#include "journal.h"
 #include "log.h"
-#include "nettune.h"
 #include "render.h"
-#include "state.h"
 #include "sysctld.h"
 #include "takeover.h"
 
@@ -449,8 +449,9 @@ static void note_orphaned_keys(const struct context *ctx, const char *file)
 }
 
 /* Says what became of the file; returns the exit status. */
-static int report(const struct context *ctx, const char *path, const struct found *f,
-		  int r, const char *what, const char *name)
+static int takeover_outcome_say(const struct context *ctx, const char *path,
+				const struct found *f, int r, const char *what,
+				const char *name)
 {
 	char why[PATH_MAX_LEN + 64];
 
@@ -565,7 +566,7 @@ static int do_takeover(struct context *ctx, int argc, char **argv)
 				  file_strerror(r));
 		r = EXIT_FAILURE;
 	} else {
-		r = report(ctx, path, &f, r, what, name);
+		r = takeover_outcome_say(ctx, path, &f, r, what, name);
 	}
 	state_unlock(ctx->root, lock);
 	state_free(&journal);

@@ -6,7 +6,7 @@
 
 /* The file the WP Panel installer's built-in tuning writes, the copies of
  * what it writes (one file a variant), and where a taken-over file is kept;
- * the undo journal (state.h) says where it goes back. */
+ * the undo journal (journal.h) says where it goes back. */
 #define TAKEOVER_ETC_DIR "/etc/sysctl.d"
 #define TAKEOVER_NAME "99-wp-panel.conf"
 #define TAKEOVER_PATH TAKEOVER_ETC_DIR "/" TAKEOVER_NAME

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "command.h"
 #include "log.h"
-#include "nettune.h"
 
 #define USAGE_PREFIX "usage: wp-panel-nettune "
 #define GLOBAL_USAGE USAGE_PREFIX "[--root dir] [-v]"

@@ -24,8 +24,6 @@ int root_path(char *buf, size_t size, const char *root, const char *path)
 	return 0;
 }
 
-/* Opens root + path for reading, a regular file only (see open_regular())
- * and no larger than READ_SIZE_MAX (-EFBIG): the streams read to the end. */
 /* Whether path under the root can be reached, a link followed. */
 bool root_exists(const char *root, const char *path)
 {
@@ -34,6 +32,8 @@ bool root_exists(const char *root, const char *path)
 	return root_path(full, sizeof(full), root, path) == 0 && access(full, F_OK) == 0;
 }
 
+/* Opens root + path for reading, a regular file only (see open_regular())
+ * and no larger than READ_SIZE_MAX (-EFBIG): the streams read to the end. */
 int fopen_root(const char *root, const char *path, FILE **ret_file)
 {
 	char full[PATH_MAX_LEN];

@@ -12,7 +12,7 @@
  * the bash completion. */
 #include <stdio.h>
 
-#include "nettune.h"
+#include "command.h"
 
 static void print_options(const char *command, const struct command_option *options)
 {

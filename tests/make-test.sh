@@ -66,7 +66,7 @@ chmod +x "$work/pkg-config"
 check_stops "no cmocka" "cmocka not found ($work/pkg-config --libs cmocka): run 'tools/install-deps check'" \
 	B="$work/build" PKG_CONFIG="$work/pkg-config" "$work/build/tests/test-util.o"
 check_stops "no clang" "clang-absent not found (libFuzzer): run 'tools/install-deps check'" \
-	B="$work/build" CLANG=clang-absent "$work/build/fuzz/fuzz-state"
+	B="$work/build" CLANG=clang-absent "$work/build/fuzz/fuzz-journal"
 
 # make install installs what the package installs, documentation aside:
 # the paths, types, modes and links of tests/expected/install/listing (the

@@ -1,8 +1,8 @@
 #!/bin/sh
 # The undo journal has one grammar, read in two places: by the helper
-# (state.c, and the keys it journals), and by debian/postrm in shell, since
+# (journal.c, and the keys it journals), and by debian/postrm in shell, since
 # the helper is gone at purge. Both read every file of the journal's fuzz
-# corpus (tests/fuzz/seed-state, with the hostile journals there, and the
+# corpus (tests/fuzz/seed-journal, with the hostile journals there, and the
 # corpus make check-fuzz grows, when there is one), and a journal the helper
 # writes, cut short around each line's end: each file the helper takes,
 # postrm's replay must take, and each it refuses, postrm must too.
@@ -63,7 +63,7 @@ cp "$t/etc/sysctl.d/60-wp-panel-nettune.conf" "$t/var/lib/wp-panel-nettune/fragm
 "$bin" --root "$t" apply >/dev/null
 {
 	sed '$d' "$t/var/lib/wp-panel-nettune/journal"
-	grep -E '^(added|windows)' "$here/fuzz/seed-state/hostile-whole"
+	grep -E '^(added|windows)' "$here/fuzz/seed-journal/hostile-whole"
 	echo "# end"
 } >"$made/whole"
 check_eq "the helper's journal has steps of each kind" "added file key set windows" \
@@ -79,7 +79,7 @@ done
 root=$work/root
 mkdir -p "$root/var/lib/wp-panel-nettune"
 n=0 taken=0
-for dir in "$here/fuzz/seed-state" "$made" "$@"; do
+for dir in "$here/fuzz/seed-journal" "$made" "$@"; do
 	[ -d "$dir" ] || continue
 	for f in "$dir"/*; do
 		[ -f "$f" ] || continue

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nettune.h"
+#include "command.h"
 
 /* The --help of CMD (NULL: of wp-panel-nettune), as a string to free. */
 static char *help_of(const struct command *cmd)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "nettune.h"
+#include "command.h"
 #include "report.h"
 
 static const struct assignment ours[] = {

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 
 #include "helpers.h"
+#include "journal.h"
 #include "overrides.h"
 #include "render.h"
-#include "state.h"
 #include "takeover.h"
 
 static struct assignment item(const char *file, const char *key, const char *value);

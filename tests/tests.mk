@@ -2,7 +2,7 @@
 # its line in the list at the top of the Makefile (make help). As root,
 # check-unit's leave-alone-test also tries read-only mounts.
 
-UNIT_TESTS = util sysctl sysctld modulesd state profile render sysinfo modload takeover json expo report route \
+UNIT_TESTS = util sysctl sysctld modulesd journal profile render sysinfo modload takeover json expo report route \
 	initwnd command
 UNIT_BINS = $(patsubst %,$(B)/test-%,$(UNIT_TESTS))
 LIB_OBJ = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC))
@@ -59,7 +59,7 @@ check-unit: $(B)/wp-panel-nettune $(UNIT_BINS) $(B)/dump-tunables $(B)/dump-comm
 	tests/output-test.sh $(B)/wp-panel-nettune
 	tests/design-test.sh $(B)/wp-panel-nettune $(B)/dump-tunables
 	tests/leave-alone-test.sh $(B)/wp-panel-nettune
-	tests/postrm-journal-test.sh $(B)/wp-panel-nettune $(B)/dump-tunables build/fuzz/corpus-state
+	tests/postrm-journal-test.sh $(B)/wp-panel-nettune $(B)/dump-tunables build/fuzz/corpus-journal
 	tests/debconf-config-test.sh $(B)/wp-panel-nettune
 	tests/cli-test.sh $(B)/wp-panel-nettune $(B)/dump-commands
 	tests/completion-test.sh $(B)/wp-panel-nettune $(B)/dump-commands
@@ -76,8 +76,8 @@ check-robust: $(B)/wp-panel-nettune
 
 # libFuzzer needs clang. The corpus grows in build/fuzz/corpus-*, seeded from
 # tests/fuzz/seed-*.
-FUZZ_TARGETS = sysctld state
-FUZZ_SRC = src/util.c src/dirfd.c src/sysctl.c src/sysctld.c src/state.c
+FUZZ_TARGETS = sysctld journal
+FUZZ_SRC = src/util.c src/dirfd.c src/sysctl.c src/sysctld.c src/journal.c
 FUZZ_FLAGS = -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_SECONDS = 600
 FUZZ_CHECK_SECONDS = 5

@@ -10,7 +10,7 @@
 # overlay of this machine's / with tmpfs over the trees the script writes.
 # Every case must finish (exit 0) within 60 s, with one line per refused
 # item, and leave what the case says. The journal is bounded as the helper
-# bounds it (src/state.h): 427008 bytes.
+# bounds it (src/journal.h): 427008 bytes.
 #
 # usage: tests/robust/postrm.sh BINARY    (root; the helper is not used:
 # postrm runs when it is gone)

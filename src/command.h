@@ -113,9 +113,6 @@ void usage_bad_option(const struct command *cmd, const struct command_option *op
 
 struct assignments;
 int read_fragment_or_log(const struct context *ctx, struct assignments *ret);
-const char *kernel_off_limits(const struct context *ctx, const struct sysinfo *info,
-			      char *reason, size_t size);
-bool kernel_off_limits_say(const struct context *ctx, const struct sysinfo *info);
 int detect_or_log(const struct context *ctx, struct sysinfo *ret_info);
 int lock_or_log(const struct context *ctx, int *ret_fd);
 struct state;

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "helpers.h"
-#include "state.h"
+#include "journal.h"
 
 #define GOOD                                                                               \
 	"# wp-panel-nettune journal 1\n"                                                   \
