@@ -28,6 +28,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
 #include "dirfd.h"
 #include "i18n.h"
 #include "initwnd.h"
@@ -175,6 +177,21 @@ static void detach(const struct context *ctx)
 			    SOCKOPS_PIN_DIR, _(why));
 }
 
+/* libbpf's own messages, a line each: only with -v, since a refusal is
+ * said once in the helper's words, and libbpf would add four lines of its
+ * own on stderr to the postinst's output. Its debug level is left out. */
+static int libbpf_to_log(enum libbpf_print_level level, const char *format, va_list ap)
+{
+	char line[512];
+
+	if (!log_verbose || level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(line, sizeof(line), format, ap);
+	line[strcspn(line, "\n")] = '\0';
+	log_line("", "%s", line);
+	return 0;
+}
+
 /* Attaches the program, or sets the ports and windows of the one attached;
  * a refusal is told and recorded, never a failure. */
 static void attach(const struct context *ctx)
@@ -197,6 +214,7 @@ static void attach(const struct context *ctx)
 		       ports, w.cwnd, w.rwnd);
 		return;
 	}
+	libbpf_set_print(libbpf_to_log);
 	r = sockops_attach(SOCKOPS_CGROUP, SOCKOPS_PIN_DIR, &w, &why);
 	if (r < 0) {
 		char line[400];

@@ -15,7 +15,10 @@
 #     cwnd:32 in `ss -tin`, the client side of the same connections and a
 #     server on port 8080 keep cwnd:10; status exits 0 and says attached,
 #     given N times (N > 0). The reboot is a real one: the unit attached it
-#     again, the same checks. Purge: nothing in /sys/fs/bpf of the
+#     again, the same checks. Run without CAP_BPF, CAP_SYS_ADMIN and
+#     CAP_NET_ADMIN, initwnd says in one line that the kernel refused it
+#     (libbpf's own lines only with -v), status says why and exits 0, and
+#     initwnd attaches it again. Purge: nothing in /sys/fs/bpf of the
 #     package, bpftool's listing as before, /etc/wp-panel-nettune gone,
 #     /etc, /var/lib, /usr and /proc/sys/net as before.
 title="initial windows by the sock_ops program: ss cwnd, bpftool, routes untouched, reboot, purge"
@@ -173,6 +176,25 @@ without_ids /host/before-install.others >/tmp/before.noid
 without_ids /host/after-reboot.others >/tmp/reboot.noid
 check_same "after the reboot: bpftool's listing but the program's line as before the install (less the ids)" \
 	/tmp/before.noid /tmp/reboot.noid
+
+# A refusal: initwnd run without the capabilities bpf() asks for (gone from
+# the bounding set, so root's exec keeps none of them). One line of the
+# helper's says why; libbpf's own lines come only with -v.
+check "initwnd --detach" logged detach wp-panel-nettune initwnd --detach
+drop_bpf="setpriv --bounding-set=-bpf,-sys_admin,-perfmon,-net_admin"
+check "initwnd without CAP_BPF, CAP_SYS_ADMIN and CAP_NET_ADMIN exits 0" logged refused \
+	$drop_bpf wp-panel-nettune initwnd
+sed 's/^/#   initwnd (refused): /' /host/refused.log
+said "initwnd says why the program is not attached" refused \
+	'^Initial windows left to the kernel: the kernel refused BPF \(EPERM\)'
+check_eq "and says it in one line, none of libbpf's" 1 "$(wc -l </host/refused.log)"
+check "initwnd -v, refused the same way" logged refused-v $drop_bpf wp-panel-nettune -v initwnd
+said "with -v, libbpf's lines follow the helper's prefix" refused-v '^wp-panel-nettune: initwnd: libbpf: '
+check "status exits 0 with the refusal" logged status wp-panel-nettune status
+said "status says why the windows are the kernel's" status \
+	'^initial windows: left to the kernel: the kernel refused BPF \(EPERM\)'
+check "initwnd attaches it again" logged attach-again wp-panel-nettune initwnd
+said "attached again" attach-again '^Initial windows 32 and 32 for new connections to ports 80 and 443: attached to /sys/fs/cgroup\.$'
 
 check "purge" apt_get purge purge wp-panel-nettune
 check "nothing of the package in /sys/fs/bpf" test ! -e /sys/fs/bpf/wp-panel-nettune
