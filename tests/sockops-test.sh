@@ -184,6 +184,46 @@ check "port 8080: the client is offered more than 32 segments ($w8080)" \
 check_rc "read back after the connections" 0 "$ctl" read "$pins"
 check_match "the counter: two connections given the window" '^given 2$' "$out"
 
+# The program raises only the kernel's default window, 10. The
+# administrator's initcwnd on the route to a client stands: a client from
+# 127.0.0.3, whose route has initcwnd 20, to a server on 127.0.0.4:80.
+check "a route of the administrator's with initcwnd 20" \
+	ip route add local 127.0.0.3 dev lo table local initcwnd 20
+connect_from='
+import socket, sys, time
+s = socket.create_connection((sys.argv[2], 80), source_address=(sys.argv[3], 0))
+open(sys.argv[1], "w").write("ready\n")
+time.sleep(600)
+'
+in_cgroup "$cg" /usr/bin/python3 -c "$serve" "$work/served-admin" 127.0.0.4:80 127.0.0.5:80
+check "the servers on 127.0.0.4 and 127.0.0.5 listen" wait_ready "$work/served-admin"
+in_cgroup "$cg" /usr/bin/python3 -c "$connect_from" "$work/connected-admin" 127.0.0.4 127.0.0.3
+check "the client from 127.0.0.3 connects" wait_ready "$work/connected-admin"
+check_eq "port 80, the route's initcwnd 20: the server's connection keeps cwnd 20" 20 \
+	"$(cwnd src 127.0.0.4:80)"
+# SYN-ACKs lost: tcp_init_transfer() sets the window to one segment (RFC
+# 5681, 3.1), and the program leaves it there. The SYN-ACKs of
+# 127.0.0.5:80 are dropped (nftables) for 2.5 s, long enough for two of them to go
+# (the kernel's rule is more than one retransmitted), then let through.
+check "the SYN-ACKs of 127.0.0.5:80 dropped" nft -f - <<'NFT'
+table ip nettune_test {
+	chain out {
+		type filter hook output priority 0;
+		ip saddr 127.0.0.5 tcp sport 80 tcp flags & (syn | ack) == syn | ack drop
+	}
+}
+NFT
+in_cgroup "$cg" /usr/bin/python3 -c "$connect_from" "$work/connected-lossy" 127.0.0.5 127.0.0.1
+sleep 2.5
+nft delete table ip nettune_test
+check "the client connects once a SYN-ACK goes through" wait_ready "$work/connected-lossy"
+ss -HtinO state established src 127.0.0.5:80 | while IFS= read -r line; do note "ss -ti: $line"; done
+check_eq "port 80 after lost SYN-ACKs: the server's connection keeps cwnd 1" 1 \
+	"$(cwnd src 127.0.0.5:80)"
+check_rc "read back after them" 0 "$ctl" read "$pins"
+check_match "the counter: still the two connections given the window" '^given 2$' "$out"
+ip route del local 127.0.0.3 dev lo table local
+
 check_rc "attach with other ports sets them" 0 "$ctl" attach "$cg" "$pins" 8443
 check_match "read back: port 8443 alone" '^ports 8443$' "$("$ctl" read "$pins")"
 

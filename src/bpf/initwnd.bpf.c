@@ -21,7 +21,11 @@
  *   congestion control is initialised, so BBR starts from the window set
  *   here. bpf_setsockopt(TCP_BPF_IW) (net/core/filter.c,
  *   bpf_sol_tcp_setsockopt()) sets snd_cwnd, and refuses with -EINVAL
- *   once data beyond a Fast Open SYN's has been sent.
+ *   once data beyond a Fast Open SYN's has been sent. Only the kernel's
+ *   default window, TCP_INIT_CWND, is raised: one of another size is a
+ *   route's initcwnd, set by the administrator, or the one segment that
+ *   tcp_init_transfer() leaves after SYN-ACKs were lost (RFC 5681, 3.1:
+ *   the initial window MUST then be one segment).
  *
  * Both callbacks are always called for a program in the cgroup: neither
  * needs bpf_sock_ops_cb_flags_set(). Other programs attached beside this
@@ -37,6 +41,8 @@
 #define AF_INET 2
 #define AF_INET6 10
 #define SOL_TCP 6
+/* include/net/tcp.h */
+#define TCP_INIT_CWND 10
 
 /* The local ports the windows are given on; the value is unused. */
 struct {
@@ -88,7 +94,7 @@ int nettune_initwnd(struct bpf_sock_ops *skops)
 			skops->reply = w->rwnd;
 		return 1;
 	}
-	if (!w->cwnd)
+	if (!w->cwnd || skops->snd_cwnd != TCP_INIT_CWND)
 		return 1;
 	iw = w->cwnd;
 	if (bpf_setsockopt(skops, SOL_TCP, TCP_BPF_IW, &iw, sizeof(iw)) == 0) {
