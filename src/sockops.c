@@ -154,8 +154,43 @@ static int maps_set(int ports_fd, int windows_fd, const struct sockops_windows *
 	return 0;
 }
 
+/* Whether the program of id prog_id is the one this helper carries: 1 or
+ * 0, or -errno when that cannot be told. The kernel's tag of a program is a
+ * hash of its instructions with the maps' references left out
+ * (bpf_prog_calc_tag()), so a copy loaded now has the attached program's
+ * tag exactly when both are the same build. */
+static int runs_this_build(uint32_t prog_id)
+{
+	struct bpf_prog_info have = { 0 }, ours = { 0 };
+	uint32_t len = sizeof(have);
+	struct initwnd_bpf *skel;
+	int fd, r;
+
+	fd = bpf_prog_get_fd_by_id(prog_id);
+	if (fd < 0)
+		return -errno;
+	r = bpf_obj_get_info_by_fd(fd, &have, &len) < 0 ? -errno : 0;
+	close(fd);
+	if (r < 0)
+		return r;
+	skel = initwnd_bpf__open_and_load();
+	if (!skel)
+		return -errno;
+	len = sizeof(ours);
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(skel->progs.nettune_initwnd), &ours,
+				   &len) < 0)
+		r = -errno;
+	else
+		r = memcmp(have.tag, ours.tag, sizeof(have.tag)) == 0;
+	initwnd_bpf__destroy(skel);
+	return r;
+}
+
 /* Already attached to the cgroup of id cg_id: 1, its maps set to w; 0 when
- * the pins are not (or no longer) of an attachment there. */
+ * the pins are not (or no longer) of an attachment there, or are of
+ * another build's program, one an upgrade left running: that one is
+ * replaced, not given new maps. Where the builds cannot be compared, the
+ * program attached stays. */
 static int attached_update(const char *pin_dir, uint64_t cg_id,
 			   const struct sockops_windows *w)
 {
@@ -167,7 +202,7 @@ static int attached_update(const char *pin_dir, uint64_t cg_id,
 		return 0;
 	r = bpfobj_link_info(link_fd, &li);
 	close(link_fd);
-	if (r < 0 || li.cgroup.cgroup_id != cg_id)
+	if (r < 0 || li.cgroup.cgroup_id != cg_id || runs_this_build(li.prog_id) == 0)
 		return 0;
 	ports_fd = pin_open(pin_dir, PIN_PORTS);
 	windows_fd = pin_open(pin_dir, PIN_WINDOWS);

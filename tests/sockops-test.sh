@@ -7,11 +7,13 @@
 # and ::1; ss -ti reads back the congestion window of each connection, and
 # the window the client was offered.
 #
-# usage: tests/sockops-test.sh SOCKOPS_CTL BPF_OBJECT
+# usage: tests/sockops-test.sh SOCKOPS_CTL BPF_OBJECT SOCKOPS_CTL_EARLIER
+# (the last: the loader built with an earlier version of the program)
 set -eu
 
 ctl=$(realpath "$1")
 obj=$(realpath "$2")
+ctl_earlier=$(realpath "$3")
 here=$(cd "$(dirname "$0")" && pwd)
 
 if [ "$(id -u)" != 0 ]; then
@@ -195,8 +197,9 @@ s = socket.create_connection((sys.argv[2], 80), source_address=(sys.argv[3], 0))
 open(sys.argv[1], "w").write("ready\n")
 time.sleep(600)
 '
-in_cgroup "$cg" /usr/bin/python3 -c "$serve" "$work/served-admin" 127.0.0.4:80 127.0.0.5:80
-check "the servers on 127.0.0.4 and 127.0.0.5 listen" wait_ready "$work/served-admin"
+in_cgroup "$cg" /usr/bin/python3 -c "$serve" "$work/served-admin" 127.0.0.4:80 127.0.0.5:80 \
+	127.0.0.6:80 127.0.0.7:80
+check "the servers on 127.0.0.4 to 127.0.0.7 listen" wait_ready "$work/served-admin"
 in_cgroup "$cg" /usr/bin/python3 -c "$connect_from" "$work/connected-admin" 127.0.0.4 127.0.0.3
 check "the client from 127.0.0.3 connects" wait_ready "$work/connected-admin"
 check_eq "port 80, the route's initcwnd 20: the server's connection keeps cwnd 20" 20 \
@@ -222,6 +225,33 @@ check_eq "port 80 after lost SYN-ACKs: the server's connection keeps cwnd 1" 1 \
 	"$(cwnd src 127.0.0.5:80)"
 check_rc "read back after them" 0 "$ctl" read "$pins"
 check_match "the counter: still the two connections given the window" '^given 2$' "$out"
+
+# An upgrade: the program of an earlier build attached (the one before it
+# left a route's initcwnd alone) is replaced by this build's at the next
+# attach, not kept with its maps set anew.
+tag() { bpftool prog show pinned "$pins/prog" | sed -n '1s/.* tag \([0-9a-f]*\).*/\1/p'; }
+check_rc "detach" 0 "$ctl" detach "$pins"
+check_rc "attach an earlier build's program" 0 "$ctl_earlier" attach "$cg" "$pins"
+tag_earlier=$(tag)
+in_cgroup "$cg" /usr/bin/python3 -c "$connect_from" "$work/connected-earlier" 127.0.0.6 127.0.0.3
+check "a client from 127.0.0.3 connects" wait_ready "$work/connected-earlier"
+check_eq "the earlier build gives 32 over the route's initcwnd 20" 32 "$(cwnd src 127.0.0.6:80)"
+check_rc "attach this build's" 0 "$ctl" attach "$cg" "$pins"
+check_eq "  says it attached it" "attached" "$out"
+tag_now=$(tag)
+check "  another program: tag $tag_earlier before, $tag_now now" \
+	test -n "$tag_now" -a "$tag_now" != "$tag_earlier"
+ours=$(bpftool prog show pinned "$pins/prog" | sed -n '1s/^\([0-9]*\):.*/\1/p')
+check_eq "  the cgroup has the other program and this build's, once" \
+	"$other_id cgroup_sock_ops multi nettune_initwnd
+$ours cgroup_sock_ops multi nettune_initwnd" \
+	"$(bpftool cgroup show "$cg" | awk 'NR > 1 { print $1, $2, $3, $4 }')"
+in_cgroup "$cg" /usr/bin/python3 -c "$connect_from" "$work/connected-now" 127.0.0.7 127.0.0.3
+check "another client from 127.0.0.3 connects" wait_ready "$work/connected-now"
+check_eq "this build keeps the route's initcwnd 20" 20 "$(cwnd src 127.0.0.7:80)"
+check_rc "attach again" 0 "$ctl" attach "$cg" "$pins"
+check_eq "  this build's is kept" "already attached" "$out"
+check_eq "  the same program" "$tag_now" "$(tag)"
 ip route del local 127.0.0.3 dev lo table local
 
 check_rc "attach with other ports sets them" 0 "$ctl" attach "$cg" "$pins" 8443
