@@ -18,7 +18,8 @@
 #     again, the same checks. Run without CAP_BPF, CAP_SYS_ADMIN and
 #     CAP_NET_ADMIN, initwnd says in one line that the kernel refused it
 #     (libbpf's own lines only with -v), status says why and exits 0, and
-#     initwnd attaches it again. Purge: nothing in /sys/fs/bpf of the
+#     initwnd attaches it again; the postinst's abort-remove attaches
+#     what the prerm's remove detached. Purge: nothing in /sys/fs/bpf of the
 #     package, bpftool's listing as before, /etc/wp-panel-nettune gone,
 #     /etc, /var/lib, /usr and /proc/sys/net as before.
 title="initial windows by the sock_ops program: ss cwnd, bpftool, routes untouched, reboot, purge"
@@ -195,6 +196,16 @@ said "status says why the windows are the kernel's" status \
 	'^initial windows: left to the kernel: the kernel refused BPF \(EPERM\)'
 check "initwnd attaches it again" logged attach-again wp-panel-nettune initwnd
 said "attached again" attach-again '^Initial windows 32 and 32 for new connections to ports 80 and 443: attached to /sys/fs/cgroup\.$'
+
+# A removal that fails after the prerm: dpkg runs the postinst's
+# abort-remove, which attaches the program the prerm detached.
+check "the prerm, remove" logged prerm /var/lib/dpkg/info/wp-panel-nettune.prerm remove
+check "the prerm detached it" test ! -e /sys/fs/bpf/wp-panel-nettune/link
+check "the postinst, abort-remove" logged abort-remove \
+	/var/lib/dpkg/info/wp-panel-nettune.postinst abort-remove
+said "abort-remove attaches it again" abort-remove \
+	'^Initial windows 32 and 32 for new connections to ports 80 and 443: attached to /sys/fs/cgroup\.$'
+check "the link is pinned again" test -e /sys/fs/bpf/wp-panel-nettune/link
 
 check "purge" apt_get purge purge wp-panel-nettune
 check "nothing of the package in /sys/fs/bpf" test ! -e /sys/fs/bpf/wp-panel-nettune
