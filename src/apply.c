@@ -159,13 +159,14 @@ static bool value_needs_refused_module(const struct assignment *a,
  * cannot be read back keeps its pending value, for revert to recognize. */
 static void settle_record(const struct context *ctx, struct state *state, const char *key)
 {
-	struct record *rec = state_find(state, key);
+	struct step *step = state_find(state, STEP_KEY, key);
+	struct record *rec = step ? &step->key : NULL;
 	char live[VALUE_MAX + 1];
 
 	if (!rec || sysctl_read(ctx->root, key, live, sizeof(live)) < 0)
 		return;
 	if (strcmp(live, rec->original) == 0) {
-		state_drop(state, (size_t)(rec - state->items));
+		state_drop(state, step);
 	} else {
 		snprintf(rec->applied, sizeof(rec->applied), "%s", live);
 		rec->pending[0] = '\0';
@@ -219,15 +220,15 @@ static const char *watch_side_effect(const struct context *ctx, struct state *st
 	const struct tunable *t = tunable_find(a->key);
 	const char *allowed = t ? t->widens : NULL;
 	char before[VALUE_MAX + 1];
-	struct record *rec;
+	struct step step;
 
-	if (!allowed || state_find(state, allowed) ||
+	if (!allowed || state_find(state, STEP_KEY, allowed) ||
 	    sysctl_read(ctx->root, allowed, before, sizeof(before)) < 0 ||
-	    has_word(before, a->value) || state_add(state, allowed, before, before) < 0)
+	    has_word(before, a->value) || step_key(&step, allowed, before, before) < 0)
 		return NULL;
-	rec = &state->items[state->n - 1];
-	predict_allowed(ctx, t, before, a->value, rec->pending, sizeof(rec->pending));
-	return allowed;
+	predict_allowed(ctx, t, before, a->value, step.key.pending,
+			sizeof(step.key.pending));
+	return state_add(state, &step) < 0 ? NULL : allowed;
 }
 
 /* A key that could not be read (ERROR from reading it) or set (from writing
@@ -304,6 +305,7 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 	char live[VALUE_MAX + 1];
 	const char *side_effect;
 	struct record *rec;
+	struct step *step, made;
 	int r, w;
 
 	/* Purge puts back only the keys the journal may name. */
@@ -320,7 +322,8 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 	r = sysctl_read(ctx->root, a->key, live, sizeof(live));
 	if (r < 0)
 		return key_failed(a, false, r);
-	rec = state_find(state, a->key);
+	step = state_find(state, STEP_KEY, a->key);
+	rec = step ? &step->key : NULL;
 	if (strcmp(live, a->value) == 0) {
 		/* Set earlier by a reboot after an edit, or by a run that was
 		 * stopped before it recorded it: purge must know. */
@@ -346,11 +349,11 @@ static int apply_one(const struct context *ctx, const struct sysinfo *info,
 	}
 
 	/* A second apply keeps the recorded original. */
-	r = rec ? 0 : state_add(state, a->key, live, live);
+	r = rec ? 0 : (step_key(&made, a->key, live, live) ?: state_add(state, &made));
 	if (r < 0)
 		return r;
 	side_effect = watch_side_effect(ctx, state, a);
-	rec = state_find(state, a->key);
+	rec = &state_find(state, STEP_KEY, a->key)->key;
 	snprintf(rec->pending, sizeof(rec->pending), "%s", a->value);
 	r = journal_save_or_log(ctx, state);
 	if (r < 0)
@@ -420,14 +423,15 @@ static int revert_records(const struct context *ctx, struct state *state,
 	int ret = 0;
 
 	for (size_t i = 0; i < state->n; i++) {
-		const struct record *rec = &state->items[i];
-		bool stays = keep && fragment_keeps(keep, rec->key);
-		int r = stays ? 0 : revert_record(ctx, rec);
+		const struct step *step = &state->steps[i];
+		bool stays = step->kind != STEP_KEY ||
+			     (keep && fragment_keeps(keep, step->key.key));
+		int r = stays ? 0 : revert_record(ctx, &step->key);
 
 		ret = ret ?: r;
 		/* Compacted in place: one pass, however long the record. */
 		if (stays || r < 0)
-			state->items[kept++] = *rec;
+			state->steps[kept++] = *step;
 	}
 	state->n = kept;
 	return ret;
@@ -549,7 +553,7 @@ static int do_revert(struct context *ctx, int argc, char **argv)
 		state_unlock(ctx->root, lock);
 		return EXIT_FAILURE;
 	}
-	if (state.n == 0)
+	if (!state_find(&state, STEP_KEY, NULL))
 		printf(_("No kernel value recorded: nothing to revert.\n"));
 
 	ret = revert_records(ctx, &state, NULL);

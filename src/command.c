@@ -198,12 +198,15 @@ int read_fragment_or_log(const struct context *ctx, struct assignments *ret)
 /* A key of a key or set step the helper never journals, or NULL. */
 static const char *unknown_key(const struct state *s)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (!tunable_journaled(s->items[i].key))
-			return s->items[i].key;
-	for (size_t i = 0; i < s->n_sets; i++)
-		if (!tunable_journaled(s->sets[i].key))
-			return s->sets[i].key;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct step *step = &s->steps[i];
+		const char *key = step->kind == STEP_KEY ? step->key.key :
+				  step->kind == STEP_SET ? step->set.key :
+							   NULL;
+
+		if (key && !tunable_journaled(key))
+			return key;
+	}
 	return NULL;
 }
 

@@ -432,24 +432,25 @@ static void take_back(const struct context *ctx, struct state *state)
 	bool networkd = false;
 	char *file, *copy;
 
-	if (state->n_added == 0 && state->n_windows == 0)
+	if (!state_find(state, STEP_ADDED, NULL) && !state_find(state, STEP_WINDOWS, NULL))
 		return;
 	printf("Taking back what an earlier version wrote for the routes' initial "
 	       "windows:\n");
 	file = malloc(ADDED_SIZE_MAX);
 	copy = malloc(ADDED_SIZE_MAX);
-	for (size_t i = 0; file && copy && i < state->n_added;) {
-		struct undo_added added = state->added[i];
-		int r = take_back_file(ctx, &added, file, copy);
+	for (size_t i = 0; file && copy && i < state->n;) {
+		struct undo_added added = state->steps[i].added;
+		int r;
 
-		if (r < 0) {
+		if (state->steps[i].kind != STEP_ADDED ||
+		    (r = take_back_file(ctx, &added, file, copy)) < 0) {
 			i++;
 			continue;
 		}
 		networkd = networkd ||
 			   (r == 1 && startswith(added.path, "/etc/systemd/network/"));
 		remove_copy(ctx->root, added.saved);
-		state_drop_added(state, i);
+		state_drop(state, &state->steps[i]);
 	}
 	if (!file || !copy)
 		log_warning(
@@ -458,11 +459,12 @@ static void take_back(const struct context *ctx, struct state *state)
 	free(copy);
 	if (networkd)
 		reload_networkd();
-	for (size_t i = 0; i < state->n_windows;) {
-		if (take_back_windows(ctx, &state->windows[i]) < 0)
+	for (size_t i = 0; i < state->n;) {
+		if (state->steps[i].kind != STEP_WINDOWS ||
+		    take_back_windows(ctx, &state->steps[i].windows) < 0)
 			i++;
 		else
-			state_drop_windows(state, i);
+			state_drop(state, &state->steps[i]);
 	}
 }
 

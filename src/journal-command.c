@@ -12,8 +12,6 @@
 #include "command.h"
 #include "journal.h"
 #include "log.h"
-#include "sysctld.h"
-#include "takeover.h"
 
 static const struct command_option journal_options[] = {
 	{ "convert", OPTION_CONVERT, NULL,
@@ -32,60 +30,54 @@ static void print_steps(const struct context *ctx, const struct state *s)
 		       "('journal --convert' makes it one; the postinst does).\n");
 	printf("Purge puts back, in this order:\n");
 	for (size_t i = 0; i < s->n; i++) {
-		const struct record *rec = &s->items[i];
+		const struct step *step = &s->steps[i];
+		const struct record *rec = &step->key;
+		const struct undo_file *file = &step->file;
+		const struct undo_added *added = &step->added;
 
-		printf("  %s = %s, if it is still %s", rec->key, rec->original,
-		       rec->applied);
-		if (rec->pending[0])
-			printf(" or %s (being written)", rec->pending);
-		printf("\n");
+		switch (step->kind) {
+		case STEP_KEY:
+			printf("  %s = %s, if it is still %s", rec->key, rec->original,
+			       rec->applied);
+			if (rec->pending[0])
+				printf(" or %s (being written)", rec->pending);
+			printf("\n");
+			break;
+		case STEP_FILE:
+			printf("  %s from %s%s/%s, mode %04o, owner %u:%u\n", file->path,
+			       ctx->root, STATE_DIR, file->saved, file->mode, file->uid,
+			       file->gid);
+			break;
+		case STEP_SET:
+			printf("    then %s = %s, from that file\n", step->set.key,
+			       step->set.value);
+			break;
+		case STEP_ADDED:
+			printf("  remove %s while it is %s%s/%s%s\n", added->path,
+			       ctx->root, STATE_DIR, added->saved,
+			       added->new_dir ? ", and its directory once empty" : "");
+			break;
+		case STEP_WINDOWS:
+			printf("  take initial windows %u and %u off the default routes of %s\n",
+			       step->windows.cwnd, step->windows.rwnd,
+			       step->windows.ifname);
+			break;
+		}
 	}
-	for (size_t i = 0; i < s->n_files; i++) {
-		const struct undo_file *file = &s->files[i];
-
-		printf("  %s from %s%s/%s, mode %04o, owner %u:%u\n", file->path,
-		       ctx->root, STATE_DIR, file->saved, file->mode, file->uid,
-		       file->gid);
-		for (size_t j = 0; j < s->n_sets; j++)
-			if (s->sets[j].file == i)
-				printf("    then %s = %s, from that file\n",
-				       s->sets[j].key, s->sets[j].value);
-	}
-	for (size_t i = 0; i < s->n_added; i++) {
-		const struct undo_added *added = &s->added[i];
-
-		printf("  remove %s while it is %s%s/%s%s\n", added->path, ctx->root,
-		       STATE_DIR, added->saved,
-		       added->new_dir ? ", and its directory once empty" : "");
-	}
-	for (size_t i = 0; i < s->n_windows; i++)
-		printf("  take initial windows %u and %u off the default routes of %s\n",
-		       s->windows[i].cwnd, s->windows[i].rwnd, s->windows[i].ifname);
 }
 
-/* Under the lock: the steps of the earlier records, with the keys of a
- * taken-over file that the fragment on disk does not set. */
+/* Under the lock: the key steps of 0.1.0's record, written as the journal. */
 static int convert(const struct context *ctx, struct state *s)
 {
-	struct assignments fragment = { 0 };
-	unsigned legacy = s->legacy;
 	int r;
 
-	if (!legacy)
+	if (!s->legacy)
 		return 0;
-	takeover_fragment_keys(ctx->root, &fragment);
-	takeover_note_sets(ctx->root, s, &fragment);
-	assignments_free(&fragment);
 	r = journal_save_or_log(ctx, s);
 	if (r < 0)
 		return r;
-	printf("converted ");
-	if (legacy & STATE_FROM_LEGACY_RECORD)
-		printf("%s%s%s", ctx->root, STATE_LEGACY_RECORD,
-		       legacy & STATE_FROM_LEGACY_TAKEOVER ? " and " : "");
-	if (legacy & STATE_FROM_LEGACY_TAKEOVER)
-		printf("%s%s", ctx->root, STATE_LEGACY_TAKEOVER);
-	printf(" into %s%s\n", ctx->root, STATE_JOURNAL);
+	printf("converted %s%s into %s%s\n", ctx->root, STATE_LEGACY_RECORD, ctx->root,
+	       STATE_JOURNAL);
 	return 0;
 }
 

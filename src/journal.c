@@ -18,14 +18,15 @@
  *                                        default route through IFACE that
  *                                        has exactly these
  *
- * The records of earlier versions (0.1.0's "state 1", the "state 2" of the
- * builds after it, and their "taken-over" record of a file taken over) are
- * read while no journal exists, and removed once the journal is on disk.
+ * The steps are listed by kind, in that order, each set step after its
+ * file's; struct state holds them as the file lists them (journal.h).
+ *
+ * 0.1.0's record, "state 1" (a "KEY ORIGINAL APPLIED" line a key), is read
+ * while no journal exists, and removed once the journal is on disk.
  *
  * Every file of the state directory is opened under a descriptor of that
  * directory, without following a symlink in its place: a link planted there
  * must not send the journal, or the lock, somewhere else. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -47,10 +48,7 @@
 	"# set\tKEY\tVALUE\n"                         \
 	"# added\tPATH\tSAVED\tnew-dir|dir-existed\n" \
 	"# windows\tIFACE\tCWND\tRWND"
-#define LEGACY_HEADER "# wp-panel-nettune state 2"
-#define LEGACY_HEADER_V1 "# wp-panel-nettune state 1"
-#define LEGACY_TAKEOVER_HEADER "# wp-panel-nettune taken-over 2"
-#define LEGACY_TAKEOVER_HEADER_V1 "# wp-panel-nettune taken-over 1"
+#define LEGACY_HEADER "# wp-panel-nettune state 1"
 #define TRAILER "# end"
 #define SAVED_DIR "taken-over/"
 #define ETC_DIR "/etc/sysctl.d/"
@@ -60,10 +58,6 @@
 
 static const char journal_name[] = "journal";
 static const char legacy_record_name[] = "state";
-/* In the directory of taken-over files, opened on its own: a symlink in its
- * place is not followed. */
-static const char legacy_takeover_dir[] = "taken-over";
-static const char legacy_takeover_name[] = "record";
 static const char lock_name[] = "lock";
 
 static int state_dir_open(const char *root, bool create, int *ret_fd)
@@ -186,21 +180,6 @@ static int split_fields(char *line, char **field, size_t max, size_t *ret_n)
 	return 0;
 }
 
-static int add_record(struct state *s, char **field, size_t n)
-{
-	int r;
-
-	if (n < 3 || n > 4 || !sysctl_key_valid(field[0]))
-		return -EBADMSG;
-	for (size_t i = 1; i < n; i++)
-		if (strlen(field[i]) > VALUE_MAX)
-			return -EBADMSG;
-	r = state_add(s, field[0], field[1], field[2]);
-	if (r == 0)
-		strcpy(s->items[s->n - 1].pending, n == 4 ? field[3] : "");
-	return r == -ENOMEM ? r : r < 0 ? -EBADMSG : 0;
-}
-
 static int parse_id(const char *s, unsigned *ret)
 {
 	uint64_t v;
@@ -219,22 +198,309 @@ static int parse_mode(const char *s, unsigned *ret)
 	return 0;
 }
 
-static int add_file_fields(struct state *s, const char *path, const char *mode,
-			   const char *uid, const char *gid, const char *saved)
+/* A name purge may write: letters, digits, "_", "-" and ".", not first. */
+bool state_name_valid(const char *name)
 {
-	unsigned m, u = 0, g = 0;
-	int r;
+	size_t len = strlen(name);
 
-	if (parse_mode(mode, &m) < 0 || (uid && parse_id(uid, &u) < 0) ||
-	    (gid && parse_id(gid, &g) < 0))
+	return len > 0 && len <= STATE_NAME_MAX && name[0] != '.' &&
+	       strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+			    "0123456789_-.") == len;
+}
+
+int step_key(struct step *ret, const char *key, const char *original, const char *applied)
+{
+	struct record *rec = &ret->key;
+
+	if (strlen(key) >= KEY_MAX || strlen(original) > VALUE_MAX ||
+	    strlen(applied) > VALUE_MAX)
+		return -E2BIG;
+	/* The shell loop of the package's purge cannot tell an empty field. */
+	if (original[0] == '\0' || applied[0] == '\0')
+		return -EINVAL;
+	ret->kind = STEP_KEY;
+	strcpy(rec->key, key);
+	strcpy(rec->original, original);
+	strcpy(rec->applied, applied);
+	rec->pending[0] = '\0';
+	return 0;
+}
+
+/* The live value is one the helper wrote: the last one the kernel held, or
+ * the one a run was writing when it stopped. */
+bool record_is_ours(const struct record *rec, const char *live)
+{
+	return strcmp(live, rec->applied) == 0 ||
+	       (rec->pending[0] && strcmp(live, rec->pending) == 0);
+}
+
+/* A file in /etc/sysctl.d, its copy in taken-over/ of the state directory:
+ * the only places purge writes to or reads from. */
+int step_file(struct step *ret, const char *path, const char *saved, unsigned mode,
+	      unsigned uid, unsigned gid)
+{
+	struct undo_file *file = &ret->file;
+
+	if (!startswith(path, ETC_DIR) || !state_name_valid(path + strlen(ETC_DIR)) ||
+	    !startswith(saved, SAVED_DIR) ||
+	    !state_name_valid(saved + strlen(SAVED_DIR)) || mode > 07777)
+		return -EINVAL;
+	ret->kind = STEP_FILE;
+	snprintf(file->path, sizeof(file->path), "%s", path);
+	snprintf(file->saved, sizeof(file->saved), "%s", saved);
+	file->mode = mode;
+	file->uid = uid;
+	file->gid = gid;
+	return 0;
+}
+
+/* A key set from the file step of that path. */
+int step_set(struct step *ret, const char *file, const char *key, const char *value)
+{
+	struct undo_set *set = &ret->set;
+
+	if (strlen(file) >= sizeof(set->file) || strlen(key) >= KEY_MAX ||
+	    strlen(value) > VALUE_MAX)
+		return -E2BIG;
+	if (key[0] == '\0' || value[0] == '\0' || strpbrk(value, "\t\n"))
+		return -EINVAL;
+	ret->kind = STEP_SET;
+	strcpy(set->file, file);
+	strcpy(set->key, key);
+	strcpy(set->value, value);
+	return 0;
+}
+
+/* NAME.network.d/50-wp-panel-nettune.conf in /etc/systemd/network, or one of
+ * the hooks; its copy in added/ of the state directory: the only files purge
+ * removes, the only copies it reads. */
+int step_added(struct step *ret, const char *path, const char *saved, bool new_dir)
+{
+	char name[STATE_NAME_MAX + 1];
+	const char *rest = path + strlen(NETWORKD_DIR);
+	struct undo_added *added = &ret->added;
+	size_t len;
+
+	if (strcmp(path, STATE_IFUPDOWN_HOOK) == 0 ||
+	    strcmp(path, STATE_DHCLIENT_HOOK) == 0 ||
+	    strcmp(path, STATE_DHCPCD_HOOK) == 0 ||
+	    strcmp(path, STATE_NM_DISPATCHER) == 0) {
+		snprintf(name, sizeof(name), "x");
+	} else {
+		if (!startswith(path, NETWORKD_DIR) ||
+		    strlen(path) >= STATE_ADDED_PATH_MAX)
+			return -EINVAL;
+		len = strlen(rest);
+		if (len <= strlen(NETWORKD_DROPIN) ||
+		    strcmp(rest + len - strlen(NETWORKD_DROPIN), NETWORKD_DROPIN) != 0)
+			return -EINVAL;
+		snprintf(name, sizeof(name), "%.*s", (int)(len - strlen(NETWORKD_DROPIN)),
+			 rest);
+	}
+	if (!state_name_valid(name) || !startswith(saved, ADDED_DIR) ||
+	    !state_name_valid(saved + strlen(ADDED_DIR)) ||
+	    strlen(saved) >= STATE_PATH_MAX)
+		return -EINVAL;
+	ret->kind = STEP_ADDED;
+	snprintf(added->path, sizeof(added->path), "%s", path);
+	snprintf(added->saved, sizeof(added->saved), "%s", saved);
+	added->new_dir = new_dir;
+	return 0;
+}
+
+/* An interface's name that purge's shell loop can pass on unquoted:
+ * letters, digits, "_", "-" and ".", not first (the kernel takes no "/",
+ * ":" or white space in one). */
+int step_windows(struct step *ret, const char *ifname, unsigned cwnd, unsigned rwnd)
+{
+	struct undo_windows *w = &ret->windows;
+
+	if (strlen(ifname) >= sizeof(w->ifname) || !state_name_valid(ifname) ||
+	    cwnd == 0 || rwnd == 0)
+		return -EINVAL;
+	ret->kind = STEP_WINDOWS;
+	snprintf(w->ifname, sizeof(w->ifname), "%s", ifname);
+	w->cwnd = cwnd;
+	w->rwnd = rwnd;
+	return 0;
+}
+
+/* What a step is found by: its key, path or interface. */
+static const char *step_name(const struct step *step)
+{
+	switch (step->kind) {
+	case STEP_KEY:
+		return step->key.key;
+	case STEP_FILE:
+		return step->file.path;
+	case STEP_SET:
+		return step->set.key;
+	case STEP_ADDED:
+		return step->added.path;
+	case STEP_WINDOWS:
+		return step->windows.ifname;
+	}
+	return "";
+}
+
+/* The journal lists a set step with its file, so the two sort together. */
+static enum step_kind step_group(enum step_kind kind)
+{
+	return kind == STEP_SET ? STEP_FILE : kind;
+}
+
+/* The index after the last step of kind's group: the steps are sorted by
+ * group, and a long journal costs n log n to read, not n squared. */
+static size_t group_end(const struct state *s, enum step_kind kind)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (step_group(s->steps[mid].kind) <= step_group(kind))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first step of that kind named so (any, for NULL), or NULL. */
+struct step *state_find(struct state *state, enum step_kind kind, const char *name)
+{
+	size_t end = group_end(state, kind), i = end;
+
+	while (i > 0 && step_group(state->steps[i - 1].kind) == step_group(kind))
+		i--;
+	for (; i < end; i++)
+		if (state->steps[i].kind == kind &&
+		    (!name || strcmp(step_name(&state->steps[i]), name) == 0))
+			return &state->steps[i];
+	return NULL;
+}
+
+static bool of_file(const struct step *step, const char *path)
+{
+	return (step->kind == STEP_FILE && strcmp(step->file.path, path) == 0) ||
+	       (step->kind == STEP_SET && strcmp(step->set.file, path) == 0);
+}
+
+/* Puts a step where the journal lists it: last of its kind, a set step
+ * last after its file (-ENOENT without one). A file, added file or
+ * interface named twice is -EEXIST; a key named twice is the caller's to
+ * refuse. */
+static int insert_step(struct state *s, const struct step *step)
+{
+	size_t at = group_end(s, step->kind);
+
+	if (step->kind == STEP_SET) {
+		while (at > 0 && !of_file(&s->steps[at - 1], step->set.file))
+			at--;
+		if (at == 0)
+			return -ENOENT;
+	} else if (step->kind != STEP_KEY && state_find(s, step->kind, step_name(step))) {
+		return -EEXIST;
+	}
+	if (grow_array(&s->steps, &s->cap, s->n, sizeof(*s->steps)) < 0)
+		return -ENOMEM;
+	memmove(&s->steps[at + 1], &s->steps[at], (s->n - at) * sizeof(*s->steps));
+	s->steps[at] = *step;
+	s->n++;
+	return 0;
+}
+
+/* A step made by one of the step_*() functions, in its place; any named
+ * twice is -EEXIST. */
+int state_add(struct state *state, const struct step *step)
+{
+	if (step->kind == STEP_KEY && state_find(state, STEP_KEY, step->key.key))
+		return -EEXIST;
+	return insert_step(state, step);
+}
+
+/* Drops a step; a file step with the keys set from it. */
+void state_drop(struct state *state, struct step *step)
+{
+	size_t at = (size_t)(step - state->steps), end = at + 1;
+
+	if (step->kind == STEP_FILE)
+		while (end < state->n && state->steps[end].kind == STEP_SET &&
+		       strcmp(state->steps[end].set.file, step->file.path) == 0)
+			end++;
+	memmove(&state->steps[at], &state->steps[end],
+		(state->n - end) * sizeof(*state->steps));
+	state->n -= end - at;
+}
+
+void state_free(struct state *state)
+{
+	free(state->steps);
+	*state = (struct state){ 0 };
+}
+
+/* The fields of a key step, or of a line of 0.1.0's record: KEY ORIGINAL
+ * APPLIED [PENDING]. */
+static int parse_key(struct step *ret, char **field, size_t n)
+{
+	if (n < 3 || n > 4 || !sysctl_key_valid(field[0]))
 		return -EBADMSG;
-	r = state_add_file(s, path, saved, m, u, g);
-	return r == -ENOMEM ? r : r < 0 ? -EBADMSG : 0;
+	for (size_t i = 1; i < n; i++)
+		if (strlen(field[i]) > VALUE_MAX)
+			return -EBADMSG;
+	if (step_key(ret, field[0], field[1], field[2]) < 0)
+		return -EBADMSG;
+	strcpy(ret->key.pending, n == 4 ? field[3] : "");
+	return 0;
+}
+
+static int parse_file(struct step *ret, char **field)
+{
+	unsigned mode, uid, gid;
+
+	if (parse_mode(field[1], &mode) < 0 || parse_id(field[2], &uid) < 0 ||
+	    parse_id(field[3], &gid) < 0 ||
+	    step_file(ret, field[0], field[4], mode, uid, gid) < 0)
+		return -EBADMSG;
+	return 0;
+}
+
+/* A set step belongs to the file step before it: the last one read. */
+static int parse_set(const struct state *s, struct step *ret, char **field)
+{
+	size_t end = group_end(s, STEP_FILE);
+	const struct step *last = end > 0 ? &s->steps[end - 1] : NULL;
+
+	if (!last || (last->kind != STEP_FILE && last->kind != STEP_SET) ||
+	    !sysctl_key_valid(field[0]) || strlen(field[1]) > VALUE_MAX ||
+	    step_set(ret, last->kind == STEP_FILE ? last->file.path : last->set.file,
+		     field[0], field[1]) < 0)
+		return -EBADMSG;
+	return 0;
+}
+
+static int parse_added(struct step *ret, char **field)
+{
+	if ((strcmp(field[2], "new-dir") != 0 && strcmp(field[2], "dir-existed") != 0) ||
+	    step_added(ret, field[0], field[1], field[2][0] == 'n') < 0)
+		return -EBADMSG;
+	return 0;
+}
+
+static int parse_windows(struct step *ret, char **field)
+{
+	unsigned cwnd, rwnd;
+
+	if (parse_id(field[1], &cwnd) < 0 || parse_id(field[2], &rwnd) < 0 ||
+	    step_windows(ret, field[0], cwnd, rwnd) < 0)
+		return -EBADMSG;
+	return 0;
 }
 
 /* One line of the journal, without its newline. */
 static int parse_step(struct state *s, char *line)
 {
+	struct step step;
 	char *field[6];
 	size_t n;
 	int r;
@@ -242,98 +508,71 @@ static int parse_step(struct state *s, char *line)
 	if (split_fields(line, field, ELEMENTSOF(field), &n) < 0)
 		return -EBADMSG;
 	if (strcmp(field[0], "key") == 0)
-		return add_record(s, field + 1, n - 1);
-	if (strcmp(field[0], "file") == 0 && n == 6)
-		return add_file_fields(s, field[1], field[2], field[3], field[4],
-				       field[5]);
-	if (strcmp(field[0], "added") == 0 && n == 4 &&
-	    (strcmp(field[3], "new-dir") == 0 || strcmp(field[3], "dir-existed") == 0)) {
-		r = state_add_added(s, field[1], field[2], field[3][0] == 'n');
-		return r == -ENOMEM ? r : r < 0 ? -EBADMSG : 0;
-	}
-	if (strcmp(field[0], "windows") == 0 && n == 4) {
-		unsigned cwnd, rwnd;
-
-		if (parse_id(field[2], &cwnd) < 0 || parse_id(field[3], &rwnd) < 0)
-			return -EBADMSG;
-		r = state_add_windows(s, field[1], cwnd, rwnd);
-		return r == -ENOMEM ? r : r < 0 ? -EBADMSG : 0;
-	}
-	if (strcmp(field[0], "set") == 0 && n == 3 && s->n_files > 0 &&
-	    sysctl_key_valid(field[1]) && strlen(field[2]) <= VALUE_MAX) {
-		r = state_add_set(s, s->n_files - 1, field[1], field[2]);
-		return r == -ENOMEM ? r : r < 0 ? -EBADMSG : 0;
-	}
-	return -EBADMSG;
+		r = parse_key(&step, field + 1, n - 1);
+	else if (strcmp(field[0], "file") == 0 && n == 6)
+		r = parse_file(&step, field + 1);
+	else if (strcmp(field[0], "set") == 0 && n == 3)
+		r = parse_set(s, &step, field + 1);
+	else if (strcmp(field[0], "added") == 0 && n == 4)
+		r = parse_added(&step, field + 1);
+	else if (strcmp(field[0], "windows") == 0 && n == 4)
+		r = parse_windows(&step, field + 1);
+	else
+		r = -EBADMSG;
+	if (r == 0)
+		r = insert_step(s, &step);
+	return r == -ENOMEM ? r : r < 0 ? -EBADMSG : 0;
 }
 
-/* A line of 0.1.0's record, or of the one after it: key, original, applied
- * and, in version 2, pending. */
+/* A line of 0.1.0's record: KEY ORIGINAL APPLIED, taken as a key step is. */
 static int parse_legacy_record(struct state *s, char *line)
 {
+	struct step step;
 	char *field[4];
 	size_t n;
+	int r;
 
-	if (split_fields(line, field, ELEMENTSOF(field), &n) < 0)
+	if (split_fields(line, field, ELEMENTSOF(field), &n) < 0 ||
+	    parse_key(&step, field, n) < 0)
 		return -EBADMSG;
-	return add_record(s, field, n);
-}
-
-/* A line of the takeover record before the journal: path, mode, the
- * installer's variant and, in version 2, uid and gid. The copy is in
- * taken-over/ under the file's own name. Version 1 kept no owner: the
- * installer runs as root, and so its file is root's. */
-static int parse_legacy_takeover(struct state *s, char *line)
-{
-	char *field[5], saved[STATE_PATH_MAX];
-	const char *name;
-	size_t n;
-
-	if (split_fields(line, field, ELEMENTSOF(field), &n) < 0 || (n != 3 && n != 5) ||
-	    !startswith(field[0], ETC_DIR))
-		return -EBADMSG;
-	name = field[0] + strlen(ETC_DIR);
-	if (!state_name_valid(name))
-		return -EBADMSG;
-	snprintf(saved, sizeof(saved), SAVED_DIR "%s", name);
-	return add_file_fields(s, field[0], field[1], n == 5 ? field[3] : NULL,
-			       n == 5 ? field[4] : NULL, saved);
+	r = insert_step(s, &step);
+	return r == -ENOMEM ? r : r < 0 ? -EBADMSG : 0;
 }
 
 static int compare_keys(const void *a, const void *b)
 {
-	const struct record *x = *(const struct record *const *)a;
-	const struct record *y = *(const struct record *const *)b;
-	int c = strcmp(x->key, y->key);
+	const struct step *x = *(const struct step *const *)a;
+	const struct step *y = *(const struct step *const *)b;
+	int c = strcmp(x->key.key, y->key.key);
 
 	return c ? c : (x > y) - (x < y);
 }
 
-/* The index of the second record of a key named twice, or s->n: sorted, so
- * that a long journal costs n log n, not n squared. */
-static size_t find_duplicate(const struct state *s)
+/* The index of the second key step of a key named twice, or keys (their
+ * count; they come first): sorted, so that a long journal costs n log n,
+ * not n squared. */
+static size_t find_duplicate(const struct state *s, size_t keys)
 {
-	const struct record **sorted;
-	size_t dup = s->n;
+	const struct step **sorted;
+	size_t dup = keys;
 
-	if (s->n < 2)
+	if (keys < 2)
 		return dup;
-	sorted = calloc(s->n, sizeof(*sorted));
+	sorted = calloc(keys, sizeof(*sorted));
 	if (!sorted)
 		return dup;
-	for (size_t i = 0; i < s->n; i++)
-		sorted[i] = &s->items[i];
-	qsort(sorted, s->n, sizeof(*sorted), compare_keys);
-	for (size_t i = 1; i < s->n; i++) {
-		size_t at = (size_t)(sorted[i] - s->items);
+	for (size_t i = 0; i < keys; i++)
+		sorted[i] = &s->steps[i];
+	qsort(sorted, keys, sizeof(*sorted), compare_keys);
+	for (size_t i = 1; i < keys; i++) {
+		size_t at = (size_t)(sorted[i] - s->steps);
 
-		if (strcmp(sorted[i - 1]->key, sorted[i]->key) == 0 && at < dup)
+		if (strcmp(sorted[i - 1]->key.key, sorted[i]->key.key) == 0 && at < dup)
 			dup = at;
 	}
 	free(sorted);
 	return dup;
 }
-
 /* One line with its newline, at most size - 1 bytes (-EFBIG beyond); 0 at
  * the end of the file. */
 static int read_bounded_line(FILE *f, char *buf, size_t size, size_t *ret_len)
@@ -359,25 +598,22 @@ static int read_bounded_line(FILE *f, char *buf, size_t size, size_t *ret_len)
 
 typedef int parse_line_fn(struct state *s, char *line);
 
-/* Reads a file of one of the formats: a header among headers, lines that
- * parse_line takes, and the trailer. A corrupt file, a line too long among
- * them, is -EBADMSG with the line in *ret_line (0 for a missing header or
- * trailer), and nothing is kept. A stream longer than STATE_SIZE_MAX is
- * -EFBIG. */
-static int load_stream(FILE *f, const char *const *headers, parse_line_fn *parse_line,
+/* Reads a file of one of the formats: its header, lines that parse_line
+ * takes, and the trailer. A corrupt file, a line too long among them, is
+ * -EBADMSG with the line in *ret_line (0 for a missing header or trailer),
+ * and nothing is kept. A stream longer than STATE_SIZE_MAX is -EFBIG. */
+static int load_stream(FILE *f, const char *header, parse_line_fn *parse_line,
 		       struct state *ret, unsigned *ret_line)
 {
 	struct state s = { 0 };
 	char line[STATE_LINE_MAX + 2];
-	unsigned *lines = NULL;
+	unsigned *lines = NULL; /* the line of each key step */
 	bool ended = false;
-	size_t len, total = 0;
+	size_t len, total = 0, keys = 0, cap = 0;
 	unsigned n = 0;
 	int r = 0;
 
 	while (r == 0) {
-		size_t had = s.n;
-
 		r = read_bounded_line(f, line, sizeof(line), &len);
 		if (r == 0 && len == 0)
 			break;
@@ -396,23 +632,18 @@ static int load_stream(FILE *f, const char *const *headers, parse_line_fn *parse
 		}
 		line[len - 1] = '\0';
 		if (n == 1) {
-			r = -EBADMSG;
-			for (size_t i = 0; headers[i]; i++)
-				if (strcmp(line, headers[i]) == 0)
-					r = 0;
+			r = strcmp(line, header) == 0 ? 0 : -EBADMSG;
 		} else if (strcmp(line, TRAILER) == 0) {
 			ended = true;
 		} else if (line[0] == '#') {
 			continue;
-		} else if ((r = parse_line(&s, line)) == 0 && s.n > had) {
-			unsigned *grown = reallocarray(lines, s.cap, sizeof(*lines));
-
-			if (!grown) {
+		} else if ((r = parse_line(&s, line)) == 0 &&
+			   group_end(&s, STEP_KEY) > keys) {
+			if (grow_array(&lines, &cap, keys, sizeof(*lines)) < 0) {
 				r = -ENOMEM;
 				break;
 			}
-			lines = grown;
-			lines[s.n - 1] = n;
+			lines[keys++] = n;
 		}
 	}
 	if (r == 0 && !ended) {
@@ -420,9 +651,9 @@ static int load_stream(FILE *f, const char *const *headers, parse_line_fn *parse
 		n = 0;
 	}
 	if (r == 0) {
-		size_t dup = find_duplicate(&s);
+		size_t dup = find_duplicate(&s, keys);
 
-		if (dup < s.n) {
+		if (dup < keys) {
 			r = -EBADMSG;
 			n = lines[dup];
 		}
@@ -439,24 +670,12 @@ static int load_stream(FILE *f, const char *const *headers, parse_line_fn *parse
 
 int state_load_stream(FILE *f, struct state *ret, unsigned *ret_line)
 {
-	static const char *const headers[] = { JOURNAL_HEADER, NULL };
-
-	return load_stream(f, headers, parse_step, ret, ret_line);
+	return load_stream(f, JOURNAL_HEADER, parse_step, ret, ret_line);
 }
 
 int state_load_legacy_stream(FILE *f, struct state *ret, unsigned *ret_line)
 {
-	static const char *const headers[] = { LEGACY_HEADER, LEGACY_HEADER_V1, NULL };
-
-	return load_stream(f, headers, parse_legacy_record, ret, ret_line);
-}
-
-int state_load_legacy_takeover_stream(FILE *f, struct state *ret, unsigned *ret_line)
-{
-	static const char *const headers[] = { LEGACY_TAKEOVER_HEADER,
-					       LEGACY_TAKEOVER_HEADER_V1, NULL };
-
-	return load_stream(f, headers, parse_legacy_takeover, ret, ret_line);
+	return load_stream(f, LEGACY_HEADER, parse_legacy_record, ret, ret_line);
 }
 
 /* Opens NAME of the state directory to read: -ENOENT when it is absent;
@@ -499,55 +718,13 @@ static int load_file(int dir_fd, const char *name, load_stream_fn *load,
 	return r;
 }
 
-/* The takeover record of an earlier version, in its own directory. */
-static int load_legacy_takeover(int dir_fd, struct state *ret, unsigned *ret_line)
-{
-	int sub_fd, r;
-
-	*ret_line = 0;
-	sub_fd = openat(dir_fd, legacy_takeover_dir,
-			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (sub_fd < 0)
-		/* Not a directory: takeover refuses it, and it holds no record. */
-		return errno == ENOTDIR || errno == ELOOP ? -ENOENT : -errno;
-	r = load_file(sub_fd, legacy_takeover_name, state_load_legacy_takeover_stream,
-		      ret, ret_line);
-	close(sub_fd);
-	return r;
-}
-
-static int unlink_legacy_takeover(int dir_fd)
-{
-	int sub_fd, r = 0;
-
-	sub_fd = openat(dir_fd, legacy_takeover_dir,
-			O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (sub_fd < 0)
-		return errno == ENOENT || errno == ENOTDIR || errno == ELOOP ? 0 : -errno;
-	if (unlinkat(sub_fd, legacy_takeover_name, 0) < 0 && errno != ENOENT)
-		r = -errno;
-	else
-		(void)fsync(sub_fd);
-	close(sub_fd);
-	return r;
-}
-
-static void move_files(struct state *to, struct state *from)
-{
-	to->files = from->files;
-	to->n_files = from->n_files;
-	to->cap_files = from->cap_files;
-	from->files = NULL;
-	from->n_files = from->cap_files = 0;
-}
-
-/* The journal; without one, the records of an earlier version, marked in
- * ret->legacy; neither is an empty state. A file that cannot be read, or is
- * corrupt, is named in *ret_path, with the line in *ret_line. */
+/* The journal; without one, 0.1.0's record, marked in ret->legacy; neither
+ * is an empty state. A file that cannot be read, or is corrupt, is named in
+ * *ret_path, with the line in *ret_line. */
 int state_load(const char *root, struct state *ret, const char **ret_path,
 	       unsigned *ret_line)
 {
-	struct state s = { 0 }, taken = { 0 };
+	struct state s = { 0 };
 	int dir_fd, r;
 
 	*ret_path = STATE_JOURNAL;
@@ -565,61 +742,59 @@ int state_load(const char *root, struct state *ret, const char **ret_path,
 		r = load_file(dir_fd, legacy_record_name, state_load_legacy_stream, &s,
 			      ret_line);
 		if (r == 0)
-			s.legacy |= STATE_FROM_LEGACY_RECORD;
-		if (r == 0 || r == -ENOENT) {
-			*ret_path = STATE_LEGACY_TAKEOVER;
-			r = load_legacy_takeover(dir_fd, &taken, ret_line);
-		}
-		if (r == 0) {
-			move_files(&s, &taken);
-			s.legacy |= STATE_FROM_LEGACY_TAKEOVER;
-		}
+			s.legacy = true;
 		if (r == -ENOENT)
 			r = 0;
 	}
 	close(dir_fd);
-	state_free(&taken);
-	if (r < 0) {
-		state_free(&s);
+	if (r < 0)
 		return r;
-	}
 	*ret = s;
 	return 0;
+}
+
+static void write_step(FILE *f, const struct step *step)
+{
+	const struct record *rec = &step->key;
+	const struct undo_file *file = &step->file;
+	const struct undo_set *set = &step->set;
+	const struct undo_added *added = &step->added;
+	const struct undo_windows *w = &step->windows;
+
+	switch (step->kind) {
+	case STEP_KEY:
+		fprintf(f, "key\t%s\t%s\t%s%s%s\n", rec->key, rec->original, rec->applied,
+			rec->pending[0] ? "\t" : "", rec->pending);
+		break;
+	case STEP_FILE:
+		fprintf(f, "file\t%s\t%04o\t%u\t%u\t%s\n", file->path, file->mode,
+			file->uid, file->gid, file->saved);
+		break;
+	case STEP_SET:
+		fprintf(f, "set\t%s\t%s\n", set->key, set->value);
+		break;
+	case STEP_ADDED:
+		fprintf(f, "added\t%s\t%s\t%s\n", added->path, added->saved,
+			added->new_dir ? "new-dir" : "dir-existed");
+		break;
+	case STEP_WINDOWS:
+		fprintf(f, "windows\t%s\t%u\t%u\n", w->ifname, w->cwnd, w->rwnd);
+		break;
+	}
 }
 
 int state_write_stream(FILE *f, const struct state *state)
 {
 	fprintf(f, "%s\n%s\n", JOURNAL_HEADER, JOURNAL_COLUMNS);
-	for (size_t i = 0; i < state->n; i++) {
-		const struct record *rec = &state->items[i];
-
-		fprintf(f, "key\t%s\t%s\t%s%s%s\n", rec->key, rec->original, rec->applied,
-			rec->pending[0] ? "\t" : "", rec->pending);
-	}
-	for (size_t i = 0; i < state->n_files; i++) {
-		const struct undo_file *file = &state->files[i];
-
-		fprintf(f, "file\t%s\t%04o\t%u\t%u\t%s\n", file->path, file->mode,
-			file->uid, file->gid, file->saved);
-		for (size_t j = 0; j < state->n_sets; j++)
-			if (state->sets[j].file == i)
-				fprintf(f, "set\t%s\t%s\n", state->sets[j].key,
-					state->sets[j].value);
-	}
-	for (size_t i = 0; i < state->n_added; i++)
-		fprintf(f, "added\t%s\t%s\t%s\n", state->added[i].path,
-			state->added[i].saved,
-			state->added[i].new_dir ? "new-dir" : "dir-existed");
-	for (size_t i = 0; i < state->n_windows; i++)
-		fprintf(f, "windows\t%s\t%u\t%u\n", state->windows[i].ifname,
-			state->windows[i].cwnd, state->windows[i].rwnd);
+	for (size_t i = 0; i < state->n; i++)
+		write_step(f, &state->steps[i]);
 	fprintf(f, "%s\n", TRAILER);
 	return ferror(f) ? -EIO : 0;
 }
 
-/* The journal on disk before anything it replaces goes: an earlier
- * version's records are removed only once it is. A run stopped between
- * the two leaves both, and the journal is what counts. */
+/* The journal on disk before 0.1.0's record goes: that is removed only once
+ * it is. A run stopped between the two leaves both, and the journal is what
+ * counts. */
 int state_save(const char *root, struct state *state)
 {
 	char *data = NULL;
@@ -635,8 +810,8 @@ int state_save(const char *root, struct state *state)
 		free(data);
 		return -ENOMEM;
 	}
-	/* Never one the reader would refuse: a record an earlier version could
-	 * not have written, converted, grows by a word a line. */
+	/* Never one the reader would refuse: a record 0.1.0 could not have
+	 * written, converted, grows by a word a line. */
 	if (size > STATE_SIZE_MAX) {
 		free(data);
 		return -EFBIG;
@@ -648,11 +823,10 @@ int state_save(const char *root, struct state *state)
 		if (r == 0) {
 			if (unlinkat(dir_fd, legacy_record_name, 0) < 0 && errno != ENOENT)
 				r = -errno;
-			r = r ?: unlink_legacy_takeover(dir_fd);
 			if (state->legacy)
 				(void)fsync(dir_fd);
 			if (r == 0)
-				state->legacy = 0;
+				state->legacy = false;
 		}
 		close(dir_fd);
 	}
@@ -660,9 +834,8 @@ int state_save(const char *root, struct state *state)
 	return r;
 }
 
-/* Removes the journal and any earlier record, and the directory when
- * nothing else is in it but the lock file, which goes when the lock is
- * released. */
+/* Removes the journal and 0.1.0's record, and the directory when nothing
+ * else is in it but the lock file, which goes when the lock is released. */
 int state_remove_file(const char *root)
 {
 	const char *const names[] = { journal_name, legacy_record_name };
@@ -677,7 +850,6 @@ int state_remove_file(const char *root)
 		if (unlinkat(dir_fd, names[i], 0) < 0 && errno != ENOENT &&
 		    errno != ENOTDIR)
 			r = r ?: -errno;
-	r = r ?: unlink_legacy_takeover(dir_fd);
 	close(dir_fd);
 	if (r == 0)
 		r = dirfd_rmdir(root, STATE_DIR);
@@ -688,237 +860,5 @@ int state_remove_file(const char *root)
 
 bool state_empty(const struct state *state)
 {
-	return state->n == 0 && state->n_files == 0 && state->n_added == 0 &&
-	       state->n_windows == 0;
-}
-
-struct record *state_find(struct state *state, const char *key)
-{
-	for (size_t i = 0; i < state->n; i++)
-		if (strcmp(state->items[i].key, key) == 0)
-			return &state->items[i];
-	return NULL;
-}
-
-int state_add(struct state *state, const char *key, const char *original,
-	      const char *applied)
-{
-	struct record *rec;
-
-	if (strlen(key) >= KEY_MAX || strlen(original) > VALUE_MAX ||
-	    strlen(applied) > VALUE_MAX)
-		return -E2BIG;
-	/* The shell loop of the package's purge cannot tell an empty field. */
-	if (original[0] == '\0' || applied[0] == '\0')
-		return -EINVAL;
-	if (grow_array(&state->items, &state->cap, state->n, sizeof(*state->items)) < 0)
-		return -ENOMEM;
-	rec = &state->items[state->n++];
-	strcpy(rec->key, key);
-	strcpy(rec->original, original);
-	strcpy(rec->applied, applied);
-	rec->pending[0] = '\0';
-	return 0;
-}
-
-/* The live value is one the helper wrote: the last one the kernel held, or
- * the one a run was writing when it stopped. */
-bool record_is_ours(const struct record *rec, const char *live)
-{
-	return strcmp(live, rec->applied) == 0 ||
-	       (rec->pending[0] && strcmp(live, rec->pending) == 0);
-}
-
-void state_drop(struct state *state, size_t index)
-{
-	memmove(&state->items[index], &state->items[index + 1],
-		(state->n - index - 1) * sizeof(*state->items));
-	state->n--;
-}
-
-/* A name purge may write: letters, digits, "_", "-" and ".", not first. */
-bool state_name_valid(const char *name)
-{
-	size_t len = strlen(name);
-
-	return len > 0 && len <= STATE_NAME_MAX && name[0] != '.' &&
-	       strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-			    "0123456789_-.") == len;
-}
-
-struct undo_file *state_find_file(struct state *state, const char *path)
-{
-	for (size_t i = 0; i < state->n_files; i++)
-		if (strcmp(state->files[i].path, path) == 0)
-			return &state->files[i];
-	return NULL;
-}
-
-/* A file in /etc/sysctl.d, its copy in taken-over/ of the state directory:
- * the only places purge writes to or reads from. A path named twice is
- * -EEXIST. */
-int state_add_file(struct state *state, const char *path, const char *saved,
-		   unsigned mode, unsigned uid, unsigned gid)
-{
-	struct undo_file *file;
-
-	if (!startswith(path, ETC_DIR) || !state_name_valid(path + strlen(ETC_DIR)) ||
-	    !startswith(saved, SAVED_DIR) ||
-	    !state_name_valid(saved + strlen(SAVED_DIR)) || mode > 07777)
-		return -EINVAL;
-	if (state_find_file(state, path))
-		return -EEXIST;
-	if (grow_array(&state->files, &state->cap_files, state->n_files,
-		       sizeof(*state->files)) < 0)
-		return -ENOMEM;
-	file = &state->files[state->n_files++];
-	snprintf(file->path, sizeof(file->path), "%s", path);
-	snprintf(file->saved, sizeof(file->saved), "%s", saved);
-	file->mode = mode;
-	file->uid = uid;
-	file->gid = gid;
-	return 0;
-}
-
-/* Drops a file and the keys set from it. */
-void state_drop_file(struct state *state, size_t index)
-{
-	size_t kept = 0;
-
-	for (size_t i = 0; i < state->n_sets; i++) {
-		struct undo_set set = state->sets[i];
-
-		if (set.file == index)
-			continue;
-		if (set.file > index)
-			set.file--;
-		state->sets[kept++] = set;
-	}
-	state->n_sets = kept;
-	memmove(&state->files[index], &state->files[index + 1],
-		(state->n_files - index - 1) * sizeof(*state->files));
-	state->n_files--;
-}
-
-int state_add_set(struct state *state, size_t file, const char *key, const char *value)
-{
-	struct undo_set *set;
-
-	if (file >= state->n_files || strlen(key) >= KEY_MAX || strlen(value) > VALUE_MAX)
-		return -E2BIG;
-	if (key[0] == '\0' || value[0] == '\0' || strpbrk(value, "\t\n"))
-		return -EINVAL;
-	if (grow_array(&state->sets, &state->cap_sets, state->n_sets,
-		       sizeof(*state->sets)) < 0)
-		return -ENOMEM;
-	set = &state->sets[state->n_sets++];
-	snprintf(set->key, sizeof(set->key), "%s", key);
-	snprintf(set->value, sizeof(set->value), "%s", value);
-	set->file = file;
-	return 0;
-}
-
-struct undo_added *state_find_added(struct state *state, const char *path)
-{
-	for (size_t i = 0; i < state->n_added; i++)
-		if (strcmp(state->added[i].path, path) == 0)
-			return &state->added[i];
-	return NULL;
-}
-
-/* NAME.network.d/50-wp-panel-nettune.conf in /etc/systemd/network, its copy
- * in added/ of the state directory: the only files purge removes, the only
- * copies it reads. A path named twice is -EEXIST. */
-int state_add_added(struct state *state, const char *path, const char *saved, bool new_dir)
-{
-	char name[STATE_NAME_MAX + 1];
-	const char *rest = path + strlen(NETWORKD_DIR);
-	size_t len;
-	struct undo_added *added;
-
-	if (strcmp(path, STATE_IFUPDOWN_HOOK) == 0 ||
-	    strcmp(path, STATE_DHCLIENT_HOOK) == 0 ||
-	    strcmp(path, STATE_DHCPCD_HOOK) == 0 ||
-	    strcmp(path, STATE_NM_DISPATCHER) == 0) {
-		snprintf(name, sizeof(name), "x");
-	} else {
-		if (!startswith(path, NETWORKD_DIR) ||
-		    strlen(path) >= STATE_ADDED_PATH_MAX)
-			return -EINVAL;
-		len = strlen(rest);
-		if (len <= strlen(NETWORKD_DROPIN) ||
-		    strcmp(rest + len - strlen(NETWORKD_DROPIN), NETWORKD_DROPIN) != 0)
-			return -EINVAL;
-		snprintf(name, sizeof(name), "%.*s", (int)(len - strlen(NETWORKD_DROPIN)),
-			 rest);
-	}
-	if (!state_name_valid(name) || !startswith(saved, ADDED_DIR) ||
-	    !state_name_valid(saved + strlen(ADDED_DIR)) ||
-	    strlen(saved) >= STATE_PATH_MAX)
-		return -EINVAL;
-	if (state_find_added(state, path))
-		return -EEXIST;
-	if (grow_array(&state->added, &state->cap_added, state->n_added,
-		       sizeof(*state->added)) < 0)
-		return -ENOMEM;
-	added = &state->added[state->n_added++];
-	snprintf(added->path, sizeof(added->path), "%s", path);
-	snprintf(added->saved, sizeof(added->saved), "%s", saved);
-	added->new_dir = new_dir;
-	return 0;
-}
-
-void state_drop_added(struct state *state, size_t index)
-{
-	memmove(&state->added[index], &state->added[index + 1],
-		(state->n_added - index - 1) * sizeof(*state->added));
-	state->n_added--;
-}
-
-struct undo_windows *state_find_windows(struct state *state, const char *ifname)
-{
-	for (size_t i = 0; i < state->n_windows; i++)
-		if (strcmp(state->windows[i].ifname, ifname) == 0)
-			return &state->windows[i];
-	return NULL;
-}
-
-/* An interface's name that purge's shell loop can pass on unquoted:
- * letters, digits, "_", "-" and ".", not first (the kernel takes no "/",
- * ":" or white space in one). */
-int state_add_windows(struct state *state, const char *ifname, unsigned cwnd,
-		      unsigned rwnd)
-{
-	struct undo_windows *w;
-
-	if (strlen(ifname) >= sizeof(w->ifname) || !state_name_valid(ifname) ||
-	    cwnd == 0 || rwnd == 0)
-		return -EINVAL;
-	if (state_find_windows(state, ifname))
-		return -EEXIST;
-	if (grow_array(&state->windows, &state->cap_windows, state->n_windows,
-		       sizeof(*state->windows)) < 0)
-		return -ENOMEM;
-	w = &state->windows[state->n_windows++];
-	snprintf(w->ifname, sizeof(w->ifname), "%s", ifname);
-	w->cwnd = cwnd;
-	w->rwnd = rwnd;
-	return 0;
-}
-
-void state_drop_windows(struct state *state, size_t index)
-{
-	memmove(&state->windows[index], &state->windows[index + 1],
-		(state->n_windows - index - 1) * sizeof(*state->windows));
-	state->n_windows--;
-}
-
-void state_free(struct state *state)
-{
-	free(state->windows);
-	free(state->items);
-	free(state->files);
-	free(state->sets);
-	free(state->added);
-	*state = (struct state){ 0 };
+	return state->n == 0;
 }

@@ -11,11 +11,9 @@
  * order it takes them. */
 #define STATE_JOURNAL STATE_DIR "/journal"
 #define STATE_LOCK STATE_DIR "/lock"
-/* The records of 0.1.0 and of the builds before the journal: read while no
- * journal exists, and removed once the journal that replaces them is on
- * disk. */
+/* The record of 0.1.0: read while no journal exists, and removed once the
+ * journal that replaces it is on disk. */
 #define STATE_LEGACY_RECORD STATE_DIR "/state"
-#define STATE_LEGACY_TAKEOVER STATE_DIR "/taken-over/record"
 /* The sysctl.d fragment as the package last installed it, written by the
  * maintainer scripts whenever ucf left the fragment equal to the rendering:
  * status tells an administrator's edit from an update not taken by it. */
@@ -46,10 +44,11 @@
 /* How long apply and revert wait for another run to finish. */
 #define STATE_LOCK_TIMEOUT_SEC 60
 
-/* One key the helper changed: the value it had before the first change, the
- * value the kernel held after the last write, and the value being written
- * now, if any. The pending value is on disk before the write reaches the
- * kernel, so that a run killed in between still knows the key is its own. */
+/* key KEY ORIGINAL APPLIED [PENDING]: one key the helper changed, the value
+ * it had before the first change, the value the kernel held after the last
+ * write, and the value being written now, if any. The pending value is on
+ * disk before the write reaches the kernel, so that a run killed in between
+ * still knows the key is its own. */
 struct record {
 	char key[KEY_MAX];
 	char original[VALUE_MAX + 1];
@@ -57,57 +56,70 @@ struct record {
 	char pending[VALUE_MAX + 1]; /* "" when no write is under way */
 };
 
-/* A file the helper took away: where it goes back, with what mode and
- * owner, and where its copy is, relative to STATE_DIR. */
+/* file PATH MODE UID GID SAVED: a file the helper took away, where it goes
+ * back, with what mode and owner, and where its copy is, relative to
+ * STATE_DIR. */
 struct undo_file {
 	char path[STATE_PATH_MAX];
 	char saved[STATE_PATH_MAX];
 	unsigned mode, uid, gid;
 };
 
-/* A key that file sets and the fragment does not, set again from it once
- * the file is back: nothing set it at the boots while the file was away. */
+/* set KEY VALUE: a key that file sets and the fragment does not, set again
+ * from it once the file is back: nothing set it at the boots while the file
+ * was away. On disk, the file is the file step before it. */
 struct undo_set {
 	char key[KEY_MAX];
 	char value[VALUE_MAX + 1];
-	size_t file; /* the index of its file in files */
+	char file[STATE_PATH_MAX]; /* the path of its file step */
 };
 
-/* A file the helper added, removed by purge while it is still byte for byte
- * its copy STATE_DIR/SAVED; and its directory with it, once empty, where the
- * helper made that too. */
+/* added PATH SAVED new-dir|dir-existed: a file the helper added, removed by
+ * purge while it is still byte for byte its copy STATE_DIR/SAVED; and its
+ * directory with it, once empty, where the helper made that too. */
 struct undo_added {
 	char path[STATE_ADDED_PATH_MAX];
 	char saved[STATE_PATH_MAX];
 	bool new_dir;
 };
 
-/* An interface whose default routes the helper gave initial windows itself
- * (the hooks of ifupdown and dhclient): purge takes them off each route
- * that still has exactly these. */
+/* windows IFACE CWND RWND: an interface whose default routes the helper
+ * gave initial windows itself (the hooks of ifupdown and dhclient): purge
+ * takes them off each route that still has exactly these. */
 struct undo_windows {
 	char ifname[16]; /* IFNAMSIZ */
 	unsigned cwnd, rwnd;
 };
 
-/* Where a state was read from, besides the journal. */
-enum {
-	STATE_FROM_LEGACY_RECORD = 1 << 0,
-	STATE_FROM_LEGACY_TAKEOVER = 1 << 1,
+/* The kinds of step, in the order the journal lists them: the keys, then
+ * each file with the keys set from it, then the added files, then the
+ * interfaces. */
+enum step_kind {
+	STEP_KEY,
+	STEP_FILE,
+	STEP_SET,
+	STEP_ADDED,
+	STEP_WINDOWS,
 };
 
+/* One line of the journal. */
+struct step {
+	enum step_kind kind;
+	union {
+		struct record key;
+		struct undo_file file;
+		struct undo_set set;
+		struct undo_added added;
+		struct undo_windows windows;
+	};
+};
+
+/* The journal's steps in the order of the file: state_add puts each in its
+ * place, so that the array is what is written. */
 struct state {
 	size_t n, cap;
-	struct record *items;
-	size_t n_files, cap_files;
-	struct undo_file *files;
-	size_t n_sets, cap_sets;
-	struct undo_set *sets;
-	size_t n_added, cap_added;
-	struct undo_added *added;
-	size_t n_windows, cap_windows;
-	struct undo_windows *windows;
-	unsigned legacy; /* STATE_FROM_* bits: state_save removes those files */
+	struct step *steps;
+	bool legacy; /* read from 0.1.0's record: state_save removes it */
 };
 
 int state_lock(const char *root, unsigned timeout_sec, int *ret_fd);
@@ -116,28 +128,22 @@ int state_load(const char *root, struct state *ret, const char **ret_path,
 	       unsigned *ret_line);
 int state_load_stream(FILE *f, struct state *ret, unsigned *ret_line);
 int state_load_legacy_stream(FILE *f, struct state *ret, unsigned *ret_line);
-int state_load_legacy_takeover_stream(FILE *f, struct state *ret, unsigned *ret_line);
 int state_write_stream(FILE *f, const struct state *state);
 int state_save(const char *root, struct state *state);
 int state_remove_file(const char *root);
 bool state_empty(const struct state *state);
-struct record *state_find(struct state *state, const char *key);
-int state_add(struct state *state, const char *key, const char *original,
-	      const char *applied);
-bool record_is_ours(const struct record *rec, const char *live);
-void state_drop(struct state *state, size_t index);
 bool state_name_valid(const char *name);
-struct undo_file *state_find_file(struct state *state, const char *path);
-int state_add_file(struct state *state, const char *path, const char *saved,
-		   unsigned mode, unsigned uid, unsigned gid);
-void state_drop_file(struct state *state, size_t index);
-int state_add_set(struct state *state, size_t file, const char *key, const char *value);
-struct undo_added *state_find_added(struct state *state, const char *path);
-int state_add_added(struct state *state, const char *path, const char *saved,
-		    bool new_dir);
-void state_drop_added(struct state *state, size_t index);
-struct undo_windows *state_find_windows(struct state *state, const char *ifname);
-int state_add_windows(struct state *state, const char *ifname, unsigned cwnd,
-		      unsigned rwnd);
-void state_drop_windows(struct state *state, size_t index);
+
+/* A step as purge's shell loop takes it, or -E2BIG or -EINVAL. */
+int step_key(struct step *ret, const char *key, const char *original, const char *applied);
+int step_file(struct step *ret, const char *path, const char *saved, unsigned mode,
+	      unsigned uid, unsigned gid);
+int step_set(struct step *ret, const char *file, const char *key, const char *value);
+int step_added(struct step *ret, const char *path, const char *saved, bool new_dir);
+int step_windows(struct step *ret, const char *ifname, unsigned cwnd, unsigned rwnd);
+bool record_is_ours(const struct record *rec, const char *live);
+
+int state_add(struct state *state, const struct step *step);
+struct step *state_find(struct state *state, enum step_kind kind, const char *name);
+void state_drop(struct state *state, struct step *step);
 void state_free(struct state *state);

@@ -88,13 +88,20 @@ void takeover_fragment_keys(const char *root, struct assignments *ret)
 void takeover_note_sets(const char *root, struct state *state,
 			const struct assignments *fragment)
 {
-	state->n_sets = 0;
-	for (size_t i = 0; i < state->n_files; i++) {
+	for (size_t i = state->n; i-- > 0;)
+		if (state->steps[i].kind == STEP_SET)
+			state_drop(state, &state->steps[i]);
+	for (size_t i = 0; i < state->n; i++) {
 		struct assignments theirs = { 0 };
-		char saved[PATH_MAX_LEN];
+		char saved[PATH_MAX_LEN], path[STATE_PATH_MAX];
+		struct step set;
 		int r;
 
-		snprintf(saved, sizeof(saved), "%s/%s", STATE_DIR, state->files[i].saved);
+		if (state->steps[i].kind != STEP_FILE)
+			continue;
+		snprintf(path, sizeof(path), "%s", state->steps[i].file.path);
+		snprintf(saved, sizeof(saved), "%s/%s", STATE_DIR,
+			 state->steps[i].file.saved);
 		r = keys_not_ours(root, saved, fragment, &theirs);
 		if (r < 0)
 			log_warning(_("cannot read %s%s: %s; purge puts it back without "
@@ -107,7 +114,8 @@ void takeover_note_sets(const char *root, struct state *state,
 			normalize_space(value);
 			if (value[0] &&
 			    (!tunable_journaled(theirs.items[j].key) ||
-			     state_add_set(state, i, theirs.items[j].key, value) < 0))
+			     step_set(&set, path, theirs.items[j].key, value) < 0 ||
+			     state_add(state, &set) < 0))
 				log_warning(
 					_("%s: %s = %s cannot be written in the journal, "
 					  "purge leaves it"),
@@ -322,7 +330,7 @@ static int move_aside(const struct context *ctx, struct found *f, struct state *
 		      const char **ret_what, const char **ret_name)
 {
 	const char *root = ctx->root;
-	struct undo_file was = { 0 }, *step;
+	struct step was = { 0 }, taken, *step;
 	struct assignments ours = { 0 };
 	char *buf = NULL;
 	struct stat now;
@@ -351,16 +359,18 @@ static int move_aside(const struct context *ctx, struct found *f, struct state *
 	if (r == 0 && (got != f->len || memcmp(buf, f->data, got) != 0))
 		r = -EIO;
 	/* The journal says where the copy goes back before the file moves. */
-	step = state_find_file(journal, TAKEOVER_PATH);
+	step = state_find(journal, STEP_FILE, TAKEOVER_PATH);
 	had_step = step != NULL;
 	if (had_step) {
 		was = *step;
-		state_drop_file(journal, (size_t)(step - journal->files));
+		state_drop(journal, step);
 	}
 	if (r == 0) {
 		*ret_what = "cannot write " STATE_JOURNAL;
-		r = state_add_file(journal, TAKEOVER_PATH, COPY_NAME,
-				   f->st.st_mode & 07777, f->st.st_uid, f->st.st_gid);
+		r = step_file(&taken, TAKEOVER_PATH, COPY_NAME, f->st.st_mode & 07777,
+			      f->st.st_uid, f->st.st_gid);
+		if (r == 0)
+			r = state_add(journal, &taken);
 	}
 	if (r == 0) {
 		takeover_note_sets(root, journal, &ours);
@@ -396,12 +406,11 @@ static int move_aside(const struct context *ctx, struct found *f, struct state *
 		}
 	}
 	free(buf);
-	if (r < 0 && (step = state_find_file(journal, TAKEOVER_PATH))) {
+	if (r < 0 && (step = state_find(journal, STEP_FILE, TAKEOVER_PATH))) {
 		/* The file is where it was: so is the journal. */
-		state_drop_file(journal, (size_t)(step - journal->files));
+		state_drop(journal, step);
 		if (had_step)
-			(void)state_add_file(journal, was.path, was.saved, was.mode,
-					     was.uid, was.gid);
+			(void)state_add(journal, &was);
 		takeover_note_sets(root, journal, &ours);
 		if (!state_empty(journal))
 			(void)state_save(root, journal);

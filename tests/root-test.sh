@@ -20,9 +20,11 @@ trap 'rm -rf "$work"' EXIT
 fragment=/etc/sysctl.d/60-wp-panel-nettune.conf
 modules=/etc/modules-load.d/wp-panel-nettune.conf
 journal=/var/lib/wp-panel-nettune/journal
-# The records of the versions before the journal, read while it is absent.
+# 0.1.0's record, read while the journal is absent.
 legacy_state=/var/lib/wp-panel-nettune/state
-legacy_taken=/var/lib/wp-panel-nettune/taken-over/record
+# The takeover record of the development builds before the journal, never
+# released: not read.
+dev_taken=/var/lib/wp-panel-nettune/taken-over/record
 
 # Trees derived from a captured one at run time: git keeps no mode bits, and
 # each differs from its source by one fact.
@@ -277,7 +279,7 @@ check_rc "a FIFO among the sysctl.d files does not block status" 3 timeout 10 "$
 check_match "which says systemd-sysctl would block on it" "70-fifo.conf is a FIFO: systemd-sysctl blocks reading it at boot and applies nothing" "$out"
 "$bin" --root "$t" revert >/dev/null
 rm "$t/etc/sysctl.d/70-fifo.conf"
-for f in $journal $legacy_state $legacy_taken; do
+for f in $journal $legacy_state; do
 	mkdir -p "$t$(dirname "$f")"
 	mkfifo "$t$f"
 	check_rc "a FIFO as ${f##*/wp-panel-nettune/} fails apply" 1 timeout 10 "$bin" --root "$t" apply
@@ -287,7 +289,6 @@ for f in $journal $legacy_state $legacy_taken; do
 	check_match "which names it too" "cannot read $t$f: not a regular file$" "$out"
 	rm "$t$f"
 done
-rmdir "$t/var/lib/wp-panel-nettune/taken-over"
 
 # Writes stay in the tree: a symlink under proc/sys or as the state directory
 # is refused, and nothing is written where it points.
@@ -340,8 +341,8 @@ refused "revert with a corrupt journal" "$(corrupt "$journal" 2)" "$bin" --root 
 refused "journal with a corrupt journal" "$(corrupt "$journal" 2)" "$bin" --root "$t" journal
 lines 'key\tnet.core.somaxconn\t4096\t65535' >"$t$journal"
 refused "a truncated journal" "$(corrupt "$journal" 0)" "$bin" --root "$t" apply
-printf '# wp-panel-nettune state 2\nnet.core.somaxconn\t4096\t65535\n# end\n' >"$t$journal"
-refused "an earlier record under the journal's name" "$(corrupt "$journal" 1)" "$bin" --root "$t" apply
+printf '# wp-panel-nettune state 1\nnet.core.somaxconn\t4096\t65535\n# end\n' >"$t$journal"
+refused "0.1.0's record under the journal's name" "$(corrupt "$journal" 1)" "$bin" --root "$t" apply
 : >"$t$journal"
 refused "an empty journal" "$(corrupt "$journal" 0)" "$bin" --root "$t" apply
 lines 'set\tnet.core.rmem_default\t262144' '# end' >"$t$journal"
@@ -354,21 +355,20 @@ lines 'key\tnet.core.somaxconn\t4096\t65535' 'key\tnet.core.somaxconn\t1\t65535'
 refused "a key recorded twice" "$(corrupt "$journal" 3)" "$bin" --root "$t" revert
 # The journal counts, whatever lies beside it: an earlier record is no
 # fallback for a damaged one.
-printf '# wp-panel-nettune state 2\nnet.core.somaxconn\t4096\t65535\n# end\n' >"$t$legacy_state"
+printf '# wp-panel-nettune state 1\nnet.core.somaxconn\t4096\t65535\n# end\n' >"$t$legacy_state"
 refused "a corrupt journal beside a sound record" "$(corrupt "$journal" 3)" "$bin" --root "$t" revert
 rm "$t$journal"
-# The records of earlier versions are refused alike, and left in place.
+# 0.1.0's record is refused alike, and left in place.
 printf '# wp-panel-nettune state 1\nnet.core.somaxconn\t4096\n# end\n' >"$t$legacy_state"
 refused "a corrupt record of 0.1.0" "$(corrupt "$legacy_state" 2)" "$bin" --root "$t" apply
 refused "journal --convert with it" "$(corrupt "$legacy_state" 2)" "$bin" --root "$t" journal --convert
 printf '# wp-panel-nettune state 1\nnet.core.somaxconn\t4096\t65535\n' >"$t$legacy_state"
 refused "a truncated record of 0.1.0" "$(corrupt "$legacy_state" 0)" "$bin" --root "$t" apply
+# The record of the development builds after 0.1.0 ("state 2") was never
+# released: refused as not 0.1.0's.
+printf '# wp-panel-nettune state 2\nnet.core.somaxconn\t4096\t65535\t1234\n# end\n' >"$t$legacy_state"
+refused "a record of a development build" "$(corrupt "$legacy_state" 1)" "$bin" --root "$t" journal --convert
 rm "$t$legacy_state"
-mkdir "$t/var/lib/wp-panel-nettune/taken-over"
-printf '# wp-panel-nettune taken-over 2\n/etc/sysctl.d/../../etc/passwd\t0644\t99-wp-panel.conf.2cpu\t0\t0\n# end\n' \
-	>"$t$legacy_taken"
-refused "a takeover record naming a file outside /etc/sysctl.d" \
-	"$(corrupt "$legacy_taken" 2)" "$bin" --root "$t" journal --convert
 
 t=$(fresh debian13-2cpu)
 rm "$t/proc/meminfo"
@@ -920,49 +920,31 @@ compare_file() {
 	fi
 }
 
-# legacy_tree: a tree as the versions before the journal left it, tuned with
-# the installer's file taken over: a record of 0.1.0 (state 1) and a
-# takeover record of the version after it (taken-over 2), with its copy.
+# legacy_tree: a tree as 0.1.0 left it: its record, as 0.1.0 wrote it.
 legacy_tree() {
 	t=$(fresh_legacy debian13-2cpu)
-	mkdir -p "$t$taken"
-	cp "$installer/99-wp-panel.conf.2cpu" "$t$taken/99-wp-panel.conf"
 	printf '%s\n' '# wp-panel-nettune state 1' '# key	original	applied' \
 		'net.core.somaxconn	4096	65535' 'net.ipv4.tcp_fin_timeout	60	15' '# end' \
 		>"$t$legacy_state"
-	printf '%s\n' '# wp-panel-nettune taken-over 2' '# path	mode	variant	uid	gid' \
-		'/etc/sysctl.d/99-wp-panel.conf	0640	99-wp-panel.conf.2cpu	0	4' '# end' \
-		>"$t$legacy_taken"
 	echo 65535 >"$t/proc/sys/net/core/somaxconn"
 	echo 15 >"$t/proc/sys/net/ipv4/tcp_fin_timeout"
-}
-# converted FILE...: the line journal --convert prints for these records.
-converted() {
-	_from=
-	for _f in "$@"; do
-		_from="$_from${_from:+ and }(ROOT)?$_f"
-	done
-	echo "^converted $_from into ROOT$journal\$"
 }
 
 legacy_tree
 snapshot "$t" >"$work/before"
-check_rc "journal reads the records of earlier versions" 0 "$bin" --root "$t" journal
-check_eq "and lists their steps" "Purge puts back, in this order:
+check_rc "journal reads 0.1.0's record" 0 "$bin" --root "$t" journal
+check_eq "and lists its steps" "Purge puts back, in this order:
   net.core.somaxconn = 4096, if it is still 65535
-  net.ipv4.tcp_fin_timeout = 60, if it is still 15
-  /etc/sysctl.d/99-wp-panel.conf from $t$taken/99-wp-panel.conf, mode 0640, owner 0:4" \
+  net.ipv4.tcp_fin_timeout = 60, if it is still 15" \
 	"$(printf '%s\n' "$out" | sed -n '/^Purge puts back/,$p')"
-check_match "saying they are not yet a journal" 'earlier version.*journal --convert' "$out"
+check_match "saying it is not yet a journal" 'earlier version.*journal --convert' "$out"
 snapshot "$t" >"$work/after"
 check "journal without --convert writes nothing" cmp -s "$work/before" "$work/after"
 check_rc "journal --convert" 0 "$bin" --root "$t" journal --convert
-check_match "names both records" "$(converted "$legacy_state" "$legacy_taken")" \
+check_match "names the record" "^converted (ROOT)?$legacy_state into ROOT$journal\$" \
 	"$(printf '%s\n' "$out" | sed "s|$t|ROOT|g")"
 compare_file journal/converted "$t$journal"
 check "and removes the record of 0.1.0" test ! -e "$t$legacy_state"
-check "and the takeover record" test ! -e "$t$legacy_taken"
-check "but not the copy" cmp "$installer/99-wp-panel.conf.2cpu" "$t$taken/99-wp-panel.conf"
 snapshot "$t" >"$work/before"
 check_rc "a second journal --convert" 0 "$bin" --root "$t" journal --convert
 check_eq "says nothing" "" "$out"
@@ -972,43 +954,32 @@ check_rc "revert from the converted journal" 0 "$bin" --root "$t" revert
 check_eq "puts back the originals of the record" "4096 60" \
 	"$(sysctl_value net.core.somaxconn "$t") $(sysctl_value net.ipv4.tcp_fin_timeout "$t")"
 
-# One record alone is converted alone; a version 2 record keeps its pending
-# value, a version 1 takeover record makes the file root's.
-t=$(fresh debian13-2cpu)
-printf '%s\n' '# wp-panel-nettune state 2' 'net.core.somaxconn	4096	65535	1234' '# end' \
-	>"$t$legacy_state"
-check_rc "journal --convert with a record of kernel values alone" 0 "$bin" --root "$t" journal --convert
-check_match "names it alone" "$(converted "$legacy_state")" "$(printf '%s\n' "$out" | sed "s|$t|ROOT|g")"
-check_eq "the journal has its step" "key	net.core.somaxconn	4096	65535	1234" "$(grep -v '^#' "$t$journal")"
-check "and the record is gone" test ! -e "$t$legacy_state"
-t=$(fresh_legacy debian13-1cpu)
-mkdir -p "$t$taken"
-cp "$installer/99-wp-panel.conf.1cpu" "$t$taken/99-wp-panel.conf"
-printf '%s\n' '# wp-panel-nettune taken-over 1' \
-	'/etc/sysctl.d/99-wp-panel.conf	0644	99-wp-panel.conf.1cpu' '# end' >"$t$legacy_taken"
-check_rc "journal --convert with a takeover record of version 1 alone" 0 "$bin" --root "$t" journal --convert
-check_match "names it alone" "$(converted "$legacy_taken")" "$(printf '%s\n' "$out" | sed "s|$t|ROOT|g")"
-check_eq "the journal has its steps, the file root's" \
-	"file	/etc/sysctl.d/99-wp-panel.conf	0644	0	0	taken-over/99-wp-panel.conf
-set	net.core.rmem_default	262144
-set	net.core.wmem_default	262144" "$(grep -v '^#' "$t$journal")"
-check "and the record is gone" test ! -e "$t$legacy_taken"
-
-# apply on a tree with only the earlier records converts them too: the
-# originals they hold are kept, not the values the kernel holds now.
+# apply on a tree with only 0.1.0's record converts it too: the originals
+# it holds are kept, not the values the kernel holds now.
 legacy_tree
-check_rc "apply on the records of earlier versions" 0 "$bin" --root "$t" apply
+check_rc "apply on 0.1.0's record" 0 "$bin" --root "$t" apply
 check "removes the record of 0.1.0" test ! -e "$t$legacy_state"
-check "and the takeover record" test ! -e "$t$legacy_taken"
 check_match "the journal keeps the original of somaxconn" "^key	net.core.somaxconn	4096	65535$" \
 	"$(cat "$t$journal")"
-check_match "and the file step, mode and owner as recorded" \
-	"^file	/etc/sysctl.d/99-wp-panel.conf	0640	0	4	taken-over/99-wp-panel.conf$" "$(cat "$t$journal")"
-check_eq "and the keys set again from the file" \
-	"net.core.rmem_default=262144 net.core.wmem_default=262144" "$(sets)"
 check_rc "revert" 0 "$bin" --root "$t" revert
 check_eq "puts back the originals of the record" "4096 60" \
 	"$(sysctl_value net.core.somaxconn "$t") $(sysctl_value net.ipv4.tcp_fin_timeout "$t")"
+
+# A development build's takeover record is not read: no step comes of it,
+# and nothing removes it.
+t=$(fresh_legacy debian13-2cpu)
+mkdir -p "$t$taken"
+cp "$installer/99-wp-panel.conf.2cpu" "$t$taken/99-wp-panel.conf"
+printf '%s\n' '# wp-panel-nettune taken-over 2' \
+	'/etc/sysctl.d/99-wp-panel.conf	0640	99-wp-panel.conf.2cpu	0	4' '# end' >"$t$dev_taken"
+snapshot "$t" >"$work/before"
+check_rc "journal --convert beside a development build's takeover record" 0 \
+	"$bin" --root "$t" journal --convert
+check_eq "converts nothing" "" "$out"
+snapshot "$t" >"$work/after"
+check "and changes nothing" cmp -s "$work/before" "$work/after"
+check_rc "journal" 0 "$bin" --root "$t" journal
+check_eq "has nothing to put back" "Nothing recorded: purge has nothing to put back." "$out"
 
 # apply and revert on this machine need root; they say so and exit 1 before
 # reading or writing anything. As root, the suite drops to nobody for it.

@@ -30,6 +30,7 @@ static void test_note_sets(void **state _unused_)
 	};
 	struct assignments fragment = { ELEMENTSOF(ours), ours };
 	struct state s = { 0 };
+	struct step file;
 	char *root = scratch_new();
 
 	scratch_write(root, TAKEOVER_DIR "/" TAKEOVER_NAME,
@@ -39,28 +40,30 @@ static void test_note_sets(void **state _unused_)
 		      "net.ipv4.tcp_congestion_control = bbr\n"
 		      "-net.ipv4.tcp_wmem =  4096\t65536  16777216\n"
 		      "net.ipv4.tcp_mem = 786432 1048576 1572864\n");
-	assert_int_equal(state_add_file(&s, TAKEOVER_PATH, "taken-over/" TAKEOVER_NAME,
-					0644, 0, 0),
+	assert_int_equal(step_file(&file, TAKEOVER_PATH, "taken-over/" TAKEOVER_NAME,
+				   0644, 0, 0),
 			 0);
+	assert_int_equal(state_add(&s, &file), 0);
 	takeover_note_sets(root, &s, &fragment);
-	assert_int_equal(s.n_sets, 2);
-	assert_string_equal(s.sets[0].key, "net.core.rmem_default");
-	assert_string_equal(s.sets[0].value, "262144");
-	assert_string_equal(s.sets[1].key, "net.ipv4.tcp_wmem");
-	assert_string_equal(s.sets[1].value, "4096 65536 16777216");
-	assert_int_equal(s.sets[1].file, 0);
+	assert_int_equal(s.n, 3);
+	assert_int_equal(s.steps[1].kind, STEP_SET);
+	assert_string_equal(s.steps[1].set.key, "net.core.rmem_default");
+	assert_string_equal(s.steps[1].set.value, "262144");
+	assert_string_equal(s.steps[2].set.key, "net.ipv4.tcp_wmem");
+	assert_string_equal(s.steps[2].set.value, "4096 65536 16777216");
+	assert_string_equal(s.steps[2].set.file, TAKEOVER_PATH);
 
 	/* cubic now: the fragment leaves congestion control to the file. */
 	fragment.n = 1;
 	takeover_note_sets(root, &s, &fragment);
-	assert_int_equal(s.n_sets, 3);
-	assert_string_equal(s.sets[1].key, "net.ipv4.tcp_congestion_control");
+	assert_int_equal(s.n, 4);
+	assert_string_equal(s.steps[2].set.key, "net.ipv4.tcp_congestion_control");
 
 	scratch_free(root);
 	root = scratch_new();
 	takeover_note_sets(root, &s, &fragment);
-	assert_int_equal(s.n_sets, 0);
-	assert_int_equal(s.n_files, 1);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(s.steps[0].kind, STEP_FILE);
 	state_free(&s);
 	scratch_free(root);
 }

@@ -631,7 +631,7 @@ CASE
 
 # --- Headers, truncation ----------------------------------------------------------
 
-for header in "# wp-panel-nettune journal 2" "# wp-panel-nettune state 2" "" "# end"; do
+for header in "# wp-panel-nettune journal 2" "# wp-panel-nettune state 1" "" "# end"; do
 	case_ "a journal whose first line is \"$header\": refused in one line, nothing written, the directory kept" \
 		"exit 0
 $say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
@@ -885,7 +885,7 @@ $applied_values
 /var/lib/wp-panel-nettune/state f 644 0:0" <<'CASE'
 setup() {
 	: >$S/firstboot
-	keys | sed "s/^key\t//" | journal | sed "1s/.*/# wp-panel-nettune state 2/" >$S/state
+	keys | sed "s/^key\t//" | journal | sed "1s/.*/# wp-panel-nettune state 1/" >$S/state
 }
 report() { values; files; }
 CASE
@@ -909,7 +909,7 @@ $all_back
 $inst  $F" <<'CASE'
 setup() {
 	sound
-	keys | sed "s/^key\t//" | journal | sed "1s/.*/# wp-panel-nettune state 2/" >$S/state
+	keys | sed "s/^key\t//" | journal | sed "1s/.*/# wp-panel-nettune state 1/" >$S/state
 }
 report() { values; files; }
 CASE

@@ -209,7 +209,7 @@ check_match "killed at many points" '^[1-9][0-9]' "$total"
 # --- A huge journal, or record of an earlier version ------------------------------
 # Each is refused before it is read, by every command that reads it, and
 # takeover leaves the file where it is.
-for huge in $journal /var/lib/wp-panel-nettune/state $taken/record; do
+for huge in $journal /var/lib/wp-panel-nettune/state; do
 	name=${huge#/var/lib/wp-panel-nettune/}
 	fresh
 	mkdir -p "$t$(dirname "$huge")"
