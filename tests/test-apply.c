@@ -212,6 +212,16 @@ static const struct apply_case cases[] = {
 		.journal_after = "key\t" FIN "\t60\t15\n",
 	},
 	{
+		.name = "a glob in a later file never beats the fragment's own key",
+		.fragment = FIN " = 15\n",
+		.file = "/etc/sysctl.d/70-glob.conf",
+		.file_text = "net.ipv4.tcp_fin_* = 30\n",
+		.output = "set " FIN " = 15 (was 60)\n"
+			  "Set 1 key, 0 already in effect, 0 skipped.\n",
+		.after = { FIN "=15" },
+		.journal_after = "key\t" FIN "\t60\t15\n",
+	},
+	{
 		.name = "a value whose module is blacklisted: not written",
 		.fragment = QDISC " = fq\n",
 		.file = "/etc/modprobe.d/no-fq.conf",
