@@ -3,7 +3,7 @@
 # check-unit's leave-alone-test also tries read-only mounts.
 
 UNIT_TESTS = util sysctl sysctld modulesd journal profile render sysinfo modload takeover json expo report route \
-	initwnd command
+	initwnd command apply
 UNIT_BINS = $(patsubst %,$(B)/test-%,$(UNIT_TESTS))
 LIB_OBJ = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC))
 KMOD_WRAPS = kmod_new kmod_unref kmod_set_log_fn kmod_module_new_from_lookup \
