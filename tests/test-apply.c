@@ -27,14 +27,6 @@
 
 #define FIXTURE "/debian13-2cpu"
 
-/* The journal's first lines, as every journal the helper writes has them. */
-#define JOURNAL_HEAD                                  \
-	"# wp-panel-nettune journal 1\n"              \
-	"# key\tKEY\tORIGINAL\tAPPLIED[\tPENDING]\n"  \
-	"# file\tPATH\tMODE\tUID\tGID\tSAVED\n"       \
-	"# set\tKEY\tVALUE\n"                         \
-	"# added\tPATH\tSAVED\tnew-dir|dir-existed\n" \
-	"# windows\tIFACE\tCWND\tRWND\n"
 #define JOURNAL_END "# end\n"
 
 /* The fixture's values of the keys the rows use. */
@@ -445,7 +437,7 @@ static void test_apply_decisions(void **state _unused_)
 		if (c->file)
 			scratch_write(root, c->file, c->file_text);
 		if (c->journal) {
-			snprintf(want, sizeof(want), JOURNAL_HEAD "%s" JOURNAL_END,
+			snprintf(want, sizeof(want), JOURNAL_HEADER "%s" JOURNAL_END,
 				 c->journal);
 			scratch_write(root, STATE_JOURNAL, want);
 		}
@@ -464,7 +456,7 @@ static void test_apply_decisions(void **state _unused_)
 		}
 		journal = scratch_read(root, STATE_JOURNAL);
 		if (c->journal_after) {
-			snprintf(want, sizeof(want), JOURNAL_HEAD "%s" JOURNAL_END,
+			snprintf(want, sizeof(want), JOURNAL_HEADER "%s" JOURNAL_END,
 				 c->journal_after);
 			assert_non_null(journal);
 			assert_string_equal(journal, want);

@@ -32,13 +32,6 @@
 	"windows\teth0\t32\t32\n"                                                          \
 	"# end\n"
 
-#define HEADER                                        \
-	"# wp-panel-nettune journal 1\n"              \
-	"# key\tKEY\tORIGINAL\tAPPLIED[\tPENDING]\n"  \
-	"# file\tPATH\tMODE\tUID\tGID\tSAVED\n"       \
-	"# set\tKEY\tVALUE\n"                         \
-	"# added\tPATH\tSAVED\tnew-dir|dir-existed\n" \
-	"# windows\tIFACE\tCWND\tRWND\n"
 #define NETWORKD_DROPIN \
 	"/etc/systemd/network/10-netplan-eth0.network.d/50-wp-panel-nettune.conf"
 
@@ -244,7 +237,7 @@ static void test_drop_keeps_order(void **state _unused_)
 	state_drop(&s, state_find(&s, STEP_KEY, "net.core.somaxconn"));
 	state_drop(&s, state_find(&s, STEP_ADDED, NETWORKD_DROPIN));
 	assert_written(
-		&s, HEADER
+		&s, JOURNAL_HEADER
 		"key\tnet.ipv4.tcp_rmem\t4096 131072 6291456\t4096 131072 16777216\n"
 		"file\t/etc/sysctl.d/99-wp-panel.conf\t0640\t0\t4\ttaken-over/99-wp-panel.conf\n"
 		"set\tnet.core.rmem_default\t262144\n"
@@ -255,7 +248,7 @@ static void test_drop_keeps_order(void **state _unused_)
 	state_drop(&s, state_find(&s, STEP_SET, "net.core.rmem_default"));
 	state_drop(&s, state_find(&s, STEP_WINDOWS, "eth0"));
 	assert_written(
-		&s, HEADER
+		&s, JOURNAL_HEADER
 		"key\tnet.ipv4.tcp_rmem\t4096 131072 6291456\t4096 131072 16777216\n"
 		"file\t/etc/sysctl.d/99-wp-panel.conf\t0640\t0\t4\ttaken-over/99-wp-panel.conf\n"
 		"set\tnet.ipv4.tcp_mem\t786432 1048576 1572864\n"
@@ -264,7 +257,7 @@ static void test_drop_keeps_order(void **state _unused_)
 	state_drop(&s, state_find(&s, STEP_FILE, "/etc/sysctl.d/99-wp-panel.conf"));
 	assert_null(state_find(&s, STEP_SET, NULL));
 	assert_written(
-		&s, HEADER
+		&s, JOURNAL_HEADER
 		"key\tnet.ipv4.tcp_rmem\t4096 131072 6291456\t4096 131072 16777216\n"
 		"added\t/etc/network/if-up.d/wp-panel-nettune\tadded/if-up.d\tdir-existed\n"
 		"# end\n");
@@ -275,7 +268,7 @@ static void test_drop_keeps_order(void **state _unused_)
 	add_set(&s, file_a, "net.core.rmem_default", "1");
 	add_set(&s, file_b, "net.core.wmem_default", "2");
 	add_set(&s, file_a, "net.core.rmem_max", "3");
-	assert_written(&s, HEADER
+	assert_written(&s, JOURNAL_HEADER
 		       "file\t/etc/sysctl.d/a.conf\t0644\t0\t0\ttaken-over/a.conf\n"
 		       "set\tnet.core.rmem_default\t1\n"
 		       "set\tnet.core.rmem_max\t3\n"
@@ -283,7 +276,7 @@ static void test_drop_keeps_order(void **state _unused_)
 		       "set\tnet.core.wmem_default\t2\n"
 		       "# end\n");
 	state_drop(&s, state_find(&s, STEP_FILE, file_a));
-	assert_written(&s, HEADER
+	assert_written(&s, JOURNAL_HEADER
 		       "file\t/etc/sysctl.d/b.conf\t0644\t0\t0\ttaken-over/b.conf\n"
 		       "set\tnet.core.wmem_default\t2\n"
 		       "# end\n");
@@ -298,7 +291,7 @@ static void test_drop_keeps_order(void **state _unused_)
 		    "set\tnet.core.rmem_default\t1\n"
 		    "# end\n",
 		    &s);
-	assert_written(&s, HEADER
+	assert_written(&s, JOURNAL_HEADER
 		       "key\tnet.core.somaxconn\t4096\t65535\n"
 		       "file\t/etc/sysctl.d/a.conf\t0644\t0\t0\ttaken-over/a.conf\n"
 		       "set\tnet.core.rmem_default\t1\n"
@@ -418,7 +411,7 @@ static void test_legacy(void **state _unused_)
 	assert_int_equal(state_save(root, &s), 0);
 	assert_false(s.legacy);
 	assert_false(exists(root, STATE_LEGACY_RECORD));
-	assert_string_equal(scratch_read(root, STATE_JOURNAL), HEADER
+	assert_string_equal(scratch_read(root, STATE_JOURNAL), JOURNAL_HEADER
 			    "key\tnet.core.somaxconn\t4096\t65535\t1234\n"
 			    "key\tnet.ipv4.tcp_rmem\t4096 131072 6291456\t4096 131072 "
 			    "16777216\n"
