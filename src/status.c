@@ -140,95 +140,17 @@ static void status_base(const struct context *ctx, struct report *r)
 	}
 }
 
-/* The values a rendering for this machine's CPU count would change against
- * one for the count the fragment was made for, the rest of the machine and
- * the congestion choice the same: a resize that changes none needs nothing
- * done. */
-static void compare_cpu_profiles(struct report *r, enum congestion choice)
+/* One key's facts: the file that sets it at boot, its live value, and
+ * whether this namespace lets it be written. */
+static void status_key(const struct context *ctx, const struct assignments *all,
+		       struct key_facts *k)
 {
-	struct sysinfo then_info = r->info;
-	struct profile then, now;
-
-	then_info.cpus = r->fragment_cpus;
-	profile_compute(&then_info, choice, &then);
-	profile_compute(&r->info, choice, &now);
-	r->cpus_compared = true;
-	for (size_t i = 0; i < n_tunables; i++) {
-		const struct setting *a = profile_find(&then, tunables[i].key);
-		const struct setting *b = profile_find(&now, tunables[i].key);
-		struct cpu_change *c = &r->cpu_changes[r->n_cpu_changes];
-
-		if ((a && b && strcmp(a->value, b->value) == 0) || (!a && !b))
-			continue;
-		c->key = tunables[i].key;
-		snprintf(c->then, sizeof(c->then), "%s", a ? a->value : "");
-		snprintf(c->now, sizeof(c->now), "%s", b ? b->value : "");
-		if (++r->n_cpu_changes == ELEMENTSOF(r->cpu_changes))
-			break;
-	}
-}
-
-static const struct assignment *find_assignment(const struct assignments *a,
-						const char *key)
-{
-	const struct assignment *found = NULL;
-
-	for (size_t i = 0; i < a->n; i++)
-		if (!a->items[i].glob && strcmp(a->items[i].key, key) == 0)
-			found = &a->items[i];
-	return found;
-}
-
-/* Whether the fragment's line for a key (NULL: none) is the package's: the
- * same as in the base, the fragment as it was installed. Without a base,
- * nothing proves a difference was chosen: it counts as not taken. */
-static bool line_as_installed(const struct report *r, const struct key_facts *k)
-{
-	const struct assignment *b;
-
-	if (!r->base_present)
-		return true;
-	b = find_assignment(&r->base, k->key);
-	if (!k->wanted || !b)
-		return !k->wanted && !b;
-	return strcmp(b->value, k->wanted->value) == 0;
-}
-
-/* Reads one key's live value and decides where it stands: first whether
- * the kernel holds what boot sets, then whose value that is. */
-static void status_key(const struct context *ctx, struct report *r,
-		       const struct assignments *all, struct key_facts *k)
-{
-	const char *boot_value;
-	bool same;
-
 	k->boot = sysctld_winner(all, k->key);
 	k->live_error = sysctl_read(ctx->root, k->key, k->live, sizeof(k->live));
 	if (k->live_error < 0)
 		k->live[0] = '\0';
-
-	if (!k->wanted) {
-		/* The profile sets it, the fragment does not. */
-		k->state = line_as_installed(r, k) ? KEY_MISSING : KEY_EDITED;
-		return;
-	}
-	boot_value = k->boot && k->boot->value[0] ? k->boot->value : k->wanted->value;
-	same = k->live_error == 0 && strcmp(k->live, boot_value) == 0;
-	if (!same && report_left_alone(r))
-		k->state = KEY_LEFT_ALONE;
-	else if (k->live_error == -ENOENT && k->wanted->ignore_failure)
-		k->state = KEY_NOT_IN_NAMESPACE;
-	else if (k->live_error == 0 && !same && k->wanted->ignore_failure &&
-		 sysctl_read_only(ctx->root, k->key))
-		k->state = KEY_READ_ONLY;
-	else if (!same)
-		k->state = KEY_DRIFT;
-	else if (strcmp(boot_value, k->wanted->value) != 0)
-		k->state = KEY_OVERRIDDEN;
-	else if (k->profile && strcmp(k->profile, k->wanted->value) == 0)
-		k->state = KEY_IN_EFFECT;
 	else
-		k->state = line_as_installed(r, k) ? KEY_OUTDATED : KEY_EDITED;
+		k->read_only = sysctl_read_only(ctx->root, k->key);
 }
 
 /* The qdiscs of each interface: only on the real root, from the kernel. */
@@ -384,7 +306,6 @@ static int status_collect(const struct context *ctx, struct report *r,
 {
 	struct other_files other = { ctx->root, false };
 	const struct sysctld_report report = { overrides_report_file, &other };
-	struct sysinfo made_for;
 	bool *earlier = NULL;
 	int bad_lines, err;
 
@@ -407,21 +328,11 @@ static int status_collect(const struct context *ctx, struct report *r,
 	fragment_marker(ctx->root, r);
 	status_base(ctx, r);
 	r->left_alone_recorded = exists_under(ctx->root, STATE_FIRSTBOOT);
-	/* The profile as this version renders it for the machine the fragment
-	 * was made for: its CPU count, and its modules where one has become
-	 * unloadable since (module-unloadable says so, not outdated). */
+	/* The keys read are the fragment's and those of the profile it is
+	 * held against, which report.c computes from the facts so far. */
 	status_modules(ctx, r);
-	made_for = r->info;
-	if (r->fragment_cpus > 0)
-		made_for.cpus = r->fragment_cpus;
-	for (size_t i = 0; i < r->n_modules; i++) {
-		if (!module_unloadable(r, &r->modules[i]))
-			continue;
-		(void)sysinfo_set_module_state(&made_for, r->modules[i].name,
-					       MODSTATE_MODULE);
-	}
 	r->profile_choice = newest_choice(ctx->root, r);
-	profile_compute(&made_for, r->profile_choice, &r->profile);
+	report_profile(r);
 
 	r->keys = calloc(fragment->n + r->profile.n_settings + 1, sizeof(*r->keys));
 	if (!r->keys || mark_reassigned(fragment, &earlier) < 0) {
@@ -430,7 +341,6 @@ static int status_collect(const struct context *ctx, struct report *r,
 	}
 	for (size_t i = 0; i < fragment->n; i++) {
 		const struct assignment *a = &fragment->items[i];
-		const struct tunable *t = tunable_find(a->key);
 		const struct setting *p = profile_find(&r->profile, a->key);
 		struct key_facts *k = &r->keys[r->n_keys];
 
@@ -440,27 +350,22 @@ static int status_collect(const struct context *ctx, struct report *r,
 		*k = (struct key_facts){ .key = a->key,
 					 .wanted = a,
 					 .profile = p ? p->value : NULL };
-		status_key(ctx, r, all, k);
-		/* fq is the qdisc an interface may still lack; fq_codel,
-		 * where BBR is not used, is Debian's default already. */
-		if (t && t->new_qdiscs_only && strcmp(a->value, t->value) == 0)
-			r->qdisc = a;
+		status_key(ctx, all, k);
 	}
 	for (size_t i = 0; r->fragment_present && i < r->profile.n_settings; i++) {
 		const struct setting *p = &r->profile.settings[i];
 		struct key_facts *k;
 
-		if (find_assignment(fragment, p->key))
+		if (sysctld_find(fragment, p->key))
 			continue;
 		k = &r->keys[r->n_keys++];
 		*k = (struct key_facts){ .key = p->key, .profile = p->value };
-		status_key(ctx, r, all, k);
+		status_key(ctx, all, k);
 	}
 	free(earlier);
 	status_qdiscs(ctx, r);
 	status_initwnd(ctx, fragment, r);
-	if (r->fragment_cpus > 0 && r->fragment_cpus != r->info.cpus && r->have_choice)
-		compare_cpu_profiles(r, r->choice);
+	report_decide(r);
 	return 0;
 }
 
