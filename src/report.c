@@ -115,7 +115,7 @@ void report_profile(struct report *r)
 		if (module_unloadable(r, &r->modules[i]))
 			(void)sysinfo_set_module_state(&made_for, r->modules[i].name,
 						       MODSTATE_MODULE);
-	profile_compute(&made_for, r->profile_choice, &r->profile);
+	profile_compute(&made_for, r->choice, &r->profile);
 }
 
 /* Whether the fragment's line for a key (NULL: none) is the package's: the
@@ -516,7 +516,7 @@ static void print_text_initwnd(const struct report *r, FILE *f)
 
 /* The CPU count changed since the fragment was made. A warning names what
  * a new rendering would change; where it changes nothing, a note says so.
- * Without the choice on the marker line the two cannot be compared. */
+ * Without the congestion choice the two cannot be compared. */
 static void print_text_cpus(const struct report *r, FILE *f)
 {
 	if (r->cpus_compared && r->n_cpu_changes == 0) {
@@ -593,10 +593,9 @@ static void print_text_updates(const struct report *r, FILE *f)
 			r->base_present ?
 				_("has edits, which stay as they are") :
 				_("may have edits (no record of the package's copy)"),
-			r->profile_choice == CONGESTION_AUTO ? "" : " --congestion ",
-			r->profile_choice == CONGESTION_AUTO ?
-				"" :
-				congestion_to_string(r->profile_choice));
+			r->choice == CONGESTION_AUTO ? "" : " --congestion ",
+			r->choice == CONGESTION_AUTO ? "" :
+						       congestion_to_string(r->choice));
 }
 
 /* A line of the table, its columns as wide as a key and values are, counted

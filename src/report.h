@@ -98,8 +98,10 @@ struct report {
 	struct sysinfo info;
 	bool fragment_present;
 	bool malformed; /* lines that are not assignments */
-	unsigned fragment_cpus; /* 0: the marker line is missing */
-	bool have_choice; /* the marker line names the congestion choice */
+	/* What the fragments were last rendered for (STATE_RENDERED): the CPU
+	 * count and the congestion choice, or 0 and auto without the record. */
+	unsigned fragment_cpus;
+	bool have_choice; /* the record is there */
 	enum congestion choice;
 	/* The fragment as the package last installed it (STATE_BASE): a line
 	 * that differs from it is an edit, one that equals it and differs from
@@ -111,7 +113,6 @@ struct report {
 	 * and congestion choice, the rest of the machine as it is now
 	 * (report_profile()). */
 	struct profile profile;
-	enum congestion profile_choice; /* the newest rendering's choice */
 	const char *ucf_left[REPORT_UCF_SUFFIXES]; /* ".ucf-dist"..., or NULL */
 	size_t n_keys;
 	struct key_facts *keys;

@@ -18,69 +18,32 @@
 #include "overrides.h"
 #include "qdisc.h"
 #include "render.h"
+#include "rendered.h"
 #include "report.h"
 #include "sysctld.h"
 #include "textfile.h"
 
-/* What a rendering was made for, from its marker line: the CPU count, and
- * the congestion choice where the line names one. */
-static bool read_marker(const char *root, const char *path, unsigned *ret_cpus,
-			bool *ret_have_choice, enum congestion *ret_choice)
+/* What the fragments were rendered for, as the maintainer scripts had the
+ * helper record it: the CPU count and the congestion choice. Without the
+ * record (a tree without one, a machine an older version configured, until
+ * its next configure) neither is known; one that cannot be read is reported
+ * and counts as none. */
+static void status_rendered(const struct context *ctx, struct report *r)
 {
-	char line[LINE_MAX_LEN];
-	bool found = false;
-	FILE *f;
+	int err;
 
-	if (fopen_root(root, path, &f) < 0)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char num[16], choice[16];
-		uint64_t cpus;
-		int n;
-
-		if (!startswith(line, MARKER))
-			continue;
-		n = sscanf(line + strlen(MARKER), " cpus=%15[0-9] congestion=%15[a-z]",
-			   num, choice);
-		if (n >= 1 && parse_u64(num, &cpus) == 0 && cpus > 0 && cpus < 65536) {
-			*ret_cpus = (unsigned)cpus;
-			*ret_have_choice =
-				n == 2 && congestion_from_string(choice, ret_choice) == 0;
-			found = true;
-		}
+	err = rendered_read(ctx->root, &r->fragment_cpus, &r->choice);
+	if (err < 0 && err != -ENOENT)
+		log_warning(_("cannot read %s%s: %s; what the fragment was made for is "
+			      "not known"),
+			    ctx->root, STATE_RENDERED,
+			    err == -EBADMSG ? _("not a record of this version") :
+					      file_strerror(err));
+	r->have_choice = err == 0;
+	if (err < 0) {
+		r->fragment_cpus = 0;
+		r->choice = CONGESTION_AUTO;
 	}
-	fclose(f);
-	return found;
-}
-
-/* The fragment's marker; without one, no CPU count (0) and auto. The
- * fields are left as they are where the line lacks them. */
-static void fragment_marker(const char *root, struct report *r)
-{
-	r->fragment_cpus = 0;
-	r->have_choice = false;
-	r->choice = CONGESTION_AUTO;
-	read_marker(root, FRAGMENT_SYSCTL, &r->fragment_cpus, &r->have_choice, &r->choice);
-}
-
-/* The congestion choice of the newest rendering: that of a version ucf put
- * beside a fragment it kept (dpkg-reconfigure with another answer, on an
- * edited fragment), or the fragment's own. */
-static enum congestion newest_choice(const char *root, const struct report *r)
-{
-	for (size_t i = 0; i < REPORT_UCF_SUFFIXES && r->ucf_left[i]; i++) {
-		char path[sizeof(FRAGMENT_SYSCTL) + 16];
-		enum congestion choice;
-		bool have = false;
-		unsigned cpus;
-
-		if (strcmp(r->ucf_left[i], ".ucf-old") == 0)
-			continue;
-		snprintf(path, sizeof(path), "%s%s", FRAGMENT_SYSCTL, r->ucf_left[i]);
-		if (read_marker(root, path, &cpus, &have, &choice) && have)
-			return choice;
-	}
-	return r->choice;
 }
 
 /* Whether anything, even a dangling link, stands at path under the root. */
@@ -325,13 +288,12 @@ static int status_collect(const struct context *ctx, struct report *r,
 	}
 	r->boot_unknown = other.unknown;
 
-	fragment_marker(ctx->root, r);
+	status_rendered(ctx, r);
 	status_base(ctx, r);
 	r->left_alone_recorded = exists_under(ctx->root, STATE_FIRSTBOOT);
 	/* The keys read are the fragment's and those of the profile it is
 	 * held against, which report.c computes from the facts so far. */
 	status_modules(ctx, r);
-	r->profile_choice = newest_choice(ctx->root, r);
 	report_profile(r);
 
 	r->keys = calloc(fragment->n + r->profile.n_settings + 1, sizeof(*r->keys));
