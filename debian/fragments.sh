@@ -1,8 +1,9 @@
 # shellcheck shell=sh
 # Sourced by the postinst and by the first-boot unit: the fragments rendered
-# for this machine and handed to ucf, and the copy of the sysctl.d fragment
-# as the package installed it, which status reads to tell an
-# administrator's edit from an update not taken.
+# for this machine and handed to ucf, the copy of the sysctl.d fragment as
+# the package installed it, which status reads to tell an administrator's
+# edit from an update not taken, and the record of what they were rendered
+# for.
 
 nt_helper=/usr/sbin/wp-panel-nettune
 nt_sysctl=/etc/sysctl.d/60-wp-panel-nettune.conf
@@ -28,8 +29,9 @@ nt_replace() {
 # ucf left the fragment as rendered, that is the new base. RECONFIGURE yes
 # (dpkg-reconfigure): a fragment that is still, byte for byte, the one the
 # package installed, which ucf keeps when told --force-confold, is replaced
-# too. Returns 1, having changed nothing, when the helper cannot render;
-# 2 when ucf fails.
+# too. Then the helper records the CPU count and CONGESTION (rendered);
+# that failing is a warning. Returns 1, having changed nothing, when the
+# helper cannot render; 2 when ucf fails.
 nt_install_fragments() {
 	nt_congestion=$1 nt_reconfigure=$2
 	shift 2
@@ -69,4 +71,9 @@ nt_install_fragments() {
 		done
 	fi
 	rm -rf "$nt_dir"
+	# What status holds the fragment against: this machine's CPU count and
+	# the choice, those of the new version where ucf kept an edited one.
+	if ! "$nt_helper" rendered --congestion "$nt_congestion"; then
+		echo "wp-panel-nettune: warning: what the fragments were rendered for is not recorded: status takes auto and checks no CPU count" >&2
+	fi
 }

@@ -18,9 +18,9 @@
 #include "sysctld.h"
 
 const struct command *const commands[] = {
-	&command_detect,  &command_render,   &command_apply,   &command_revert,
-	&command_status,  &command_takeover, &command_journal, &command_overrides,
-	&command_initwnd, &command_help,
+	&command_detect,    &command_render,  &command_rendered, &command_apply,
+	&command_revert,    &command_status,  &command_takeover, &command_journal,
+	&command_overrides, &command_initwnd, &command_help,
 };
 const size_t n_commands = ELEMENTSOF(commands);
 

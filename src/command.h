@@ -72,6 +72,7 @@ struct command {
 
 extern const struct command command_detect;
 extern const struct command command_render;
+extern const struct command command_rendered;
 extern const struct command command_apply;
 extern const struct command command_revert;
 extern const struct command command_status;

@@ -8,7 +8,8 @@
 #define FRAGMENT_SYSCTL "/etc/sysctl.d/60-wp-panel-nettune.conf"
 #define FRAGMENT_MODULES "/etc/modules-load.d/wp-panel-nettune.conf"
 
-/* The header line status reads back to tell what the fragment was made for. */
+/* The header line that says what the fragment was rendered for, to whoever
+ * reads it; status reads the same facts from the record (rendered.h). */
 #define MARKER "# wp-panel-nettune:"
 
 void render_sysctl(const struct profile *profile, FILE *f);

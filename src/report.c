@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* What status found, printed three ways: the table for people, JSON for
  * the panel and scripts, Prometheus' text format for the node exporter.
- * The verdict and each key's standing are decided here once, from the
- * facts alone; the printers only format them. */
+ * status.c collects the facts; the profile they are held against, each
+ * key's state, each condition and the verdict are decided here once, from
+ * the facts alone, and the printers only format them. */
 #include <errno.h>
 #include <inttypes.h>
 #include <locale.h>
@@ -99,6 +100,116 @@ bool module_unloadable(const struct report *r, const struct module_facts *m)
 	return m->listed && !modstate_usable(m->state) && !report_left_alone(r);
 }
 
+/* The profile this version renders for the machine the fragment was made
+ * for: its CPU count (where known) and congestion choice, and a module that
+ * has become unloadable since taken as loadable, so that module-unloadable
+ * says so, not outdated. Computed once the modules are collected, before
+ * the keys: status reads the live value of each key it sets. */
+void report_profile(struct report *r)
+{
+	struct sysinfo made_for = r->info;
+
+	if (r->fragment_cpus > 0)
+		made_for.cpus = r->fragment_cpus;
+	for (size_t i = 0; i < r->n_modules; i++)
+		if (module_unloadable(r, &r->modules[i]))
+			(void)sysinfo_set_module_state(&made_for, r->modules[i].name,
+						       MODSTATE_MODULE);
+	profile_compute(&made_for, r->choice, &r->profile);
+}
+
+/* Whether the fragment's line for a key (NULL: none) is the package's: the
+ * same as in the base, the fragment as it was installed. Without a base,
+ * nothing proves a difference was chosen: it counts as not taken. */
+static bool line_as_installed(const struct report *r, const struct key_facts *k)
+{
+	const struct assignment *b;
+
+	if (!r->base_present)
+		return true;
+	b = sysctld_find(&r->base, k->key);
+	if (!k->wanted || !b)
+		return !k->wanted && !b;
+	return strcmp(b->value, k->wanted->value) == 0;
+}
+
+/* Where one key stands: first whether the kernel holds what boot sets,
+ * then whose value that is. */
+static enum key_state key_state(const struct report *r, const struct key_facts *k)
+{
+	const char *boot_value;
+	bool same;
+
+	if (!k->wanted) /* the profile sets it, the fragment does not */
+		return line_as_installed(r, k) ? KEY_MISSING : KEY_EDITED;
+	boot_value = k->boot && k->boot->value[0] ? k->boot->value : k->wanted->value;
+	same = k->live_error == 0 && strcmp(k->live, boot_value) == 0;
+	if (!same && report_left_alone(r))
+		return KEY_LEFT_ALONE;
+	if (k->live_error == -ENOENT && k->wanted->ignore_failure)
+		return KEY_NOT_IN_NAMESPACE;
+	if (k->live_error == 0 && !same && k->wanted->ignore_failure && k->read_only)
+		return KEY_READ_ONLY;
+	if (!same)
+		return KEY_DRIFT;
+	if (strcmp(boot_value, k->wanted->value) != 0)
+		return KEY_OVERRIDDEN;
+	if (k->profile && strcmp(k->profile, k->wanted->value) == 0)
+		return KEY_IN_EFFECT;
+	return line_as_installed(r, k) ? KEY_OUTDATED : KEY_EDITED;
+}
+
+/* The values a rendering for this machine's CPU count would change against
+ * one for the count the fragment was made for, the rest of the machine and
+ * the congestion choice the same: a resize that changes none needs nothing
+ * done. */
+static void compare_cpu_profiles(struct report *r)
+{
+	struct sysinfo then_info = r->info;
+	struct profile then, now;
+
+	then_info.cpus = r->fragment_cpus;
+	profile_compute(&then_info, r->choice, &then);
+	profile_compute(&r->info, r->choice, &now);
+	r->cpus_compared = true;
+	for (size_t i = 0; i < n_tunables; i++) {
+		const struct setting *a = profile_find(&then, tunables[i].key);
+		const struct setting *b = profile_find(&now, tunables[i].key);
+		struct cpu_change *c = &r->cpu_changes[r->n_cpu_changes];
+
+		if ((a && b && strcmp(a->value, b->value) == 0) || (!a && !b))
+			continue;
+		c->key = tunables[i].key;
+		snprintf(c->then, sizeof(c->then), "%s", a ? a->value : "");
+		snprintf(c->now, sizeof(c->now), "%s", b ? b->value : "");
+		if (++r->n_cpu_changes == ELEMENTSOF(r->cpu_changes))
+			break;
+	}
+}
+
+/* Each key's state, the values a resize would change, and the fragment's
+ * line that reaches only new qdiscs: from the facts alone, once they are
+ * all collected. */
+void report_decide(struct report *r)
+{
+	r->cpus_compared = false;
+	r->n_cpu_changes = 0;
+	if (r->fragment_cpus > 0 && r->fragment_cpus != r->info.cpus && r->have_choice)
+		compare_cpu_profiles(r);
+	r->qdisc = NULL;
+	for (size_t i = 0; i < r->n_keys; i++) {
+		struct key_facts *k = &r->keys[i];
+		const struct tunable *t = tunable_find(k->key);
+
+		k->state = key_state(r, k);
+		/* fq is the qdisc an interface may still lack; fq_codel,
+		 * where BBR is not used, is Debian's default already. */
+		if (k->wanted && t && t->new_qdiscs_only &&
+		    strcmp(k->wanted->value, t->value) == 0)
+			r->qdisc = k->wanted;
+	}
+}
+
 static bool link_has_qdisc(const struct qdisc_link *link, const char *kind)
 {
 	if (strcmp(link->root, kind) == 0)
@@ -181,8 +292,8 @@ static bool any_key(const struct report *r, enum key_state a, enum key_state b)
 	return false;
 }
 
-/* A resize that changes a value; without the choice on the marker line the
- * two profiles cannot be compared, and a new rendering may change any. */
+/* A resize that changes a value; without the congestion choice the two
+ * profiles cannot be compared, and a new rendering may change any. */
 static bool cpus_changed(const struct report *r)
 {
 	if (r->fragment_cpus == 0 || r->fragment_cpus == r->info.cpus)
@@ -405,7 +516,7 @@ static void print_text_initwnd(const struct report *r, FILE *f)
 
 /* The CPU count changed since the fragment was made. A warning names what
  * a new rendering would change; where it changes nothing, a note says so.
- * Without the choice on the marker line the two cannot be compared. */
+ * Without the congestion choice the two cannot be compared. */
 static void print_text_cpus(const struct report *r, FILE *f)
 {
 	if (r->cpus_compared && r->n_cpu_changes == 0) {
@@ -482,10 +593,9 @@ static void print_text_updates(const struct report *r, FILE *f)
 			r->base_present ?
 				_("has edits, which stay as they are") :
 				_("may have edits (no record of the package's copy)"),
-			r->profile_choice == CONGESTION_AUTO ? "" : " --congestion ",
-			r->profile_choice == CONGESTION_AUTO ?
-				"" :
-				congestion_to_string(r->profile_choice));
+			r->choice == CONGESTION_AUTO ? "" : " --congestion ",
+			r->choice == CONGESTION_AUTO ? "" :
+						       congestion_to_string(r->choice));
 }
 
 /* A line of the table, its columns as wide as a key and values are, counted

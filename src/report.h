@@ -61,7 +61,8 @@ struct key_facts {
 	const struct assignment *boot; /* what systemd-sysctl applies, or NULL */
 	char live[VALUE_MAX + 1];
 	int live_error; /* 0, or why live could not be read */
-	enum key_state state;
+	bool read_only; /* read, and this namespace does not let it be written */
+	enum key_state state; /* decided by report_decide() */
 };
 
 /* A module the profile loads at boot (the table's module_at_boot rows). */
@@ -89,15 +90,18 @@ enum verdict {
 /* Files ucf leaves beside a fragment it kept. */
 #define REPORT_UCF_SUFFIXES 3
 
-/* Everything status found, read once; the text, JSON and Prometheus forms
- * are printed from it alone, so they cannot disagree. */
+/* Everything status found, read once, and what report_decide() makes of
+ * it; the text, JSON and Prometheus forms are printed from it alone, so they
+ * cannot disagree. */
 struct report {
 	const char *root; /* "" for the real root */
 	struct sysinfo info;
 	bool fragment_present;
 	bool malformed; /* lines that are not assignments */
-	unsigned fragment_cpus; /* 0: the marker line is missing */
-	bool have_choice; /* the marker line names the congestion choice */
+	/* What the fragments were last rendered for (STATE_RENDERED): the CPU
+	 * count and the congestion choice, or 0 and auto without the record. */
+	unsigned fragment_cpus;
+	bool have_choice; /* the record is there */
 	enum congestion choice;
 	/* The fragment as the package last installed it (STATE_BASE): a line
 	 * that differs from it is an edit, one that equals it and differs from
@@ -106,23 +110,14 @@ struct report {
 	bool edited; /* the fragment is not byte for byte the base */
 	struct assignments base;
 	/* The profile today for what the fragment was made for: its CPU count
-	 * and congestion choice, the rest of the machine as it is now. */
+	 * and congestion choice, the rest of the machine as it is now
+	 * (report_profile()). */
 	struct profile profile;
-	enum congestion profile_choice; /* the newest rendering's choice */
 	const char *ucf_left[REPORT_UCF_SUFFIXES]; /* ".ucf-dist"..., or NULL */
-	/* When the CPU count changed and the marker names the congestion
-	 * choice: the values a new rendering would change (none: the same
-	 * profile, no warning). */
-	bool cpus_compared;
-	size_t n_cpu_changes;
-	struct cpu_change cpu_changes[SETTINGS_MAX];
 	size_t n_keys;
 	struct key_facts *keys;
 	size_t n_modules;
 	struct module_facts modules[REPORT_MODULES_MAX];
-	/* The fragment's line for a key that reaches only the qdiscs created
-	 * after it (default_qdisc), or NULL. */
-	const struct assignment *qdisc;
 	int qdisc_error; /* 0, -EOPNOTSUPP under --root, or why the dump failed */
 	size_t n_links;
 	struct qdisc_link links[REPORT_LINKS_MAX];
@@ -139,6 +134,16 @@ struct report {
 	bool boot_unknown; /* a sysctl.d file could not be read */
 	/* The maintainer scripts left this kernel alone (STATE_FIRSTBOOT). */
 	bool left_alone_recorded;
+
+	/* Decided by report_decide(), with each key's state. When the CPU
+	 * count changed and the congestion choice is known: the values a new
+	 * rendering would change (none: the same profile, no warning). */
+	bool cpus_compared;
+	size_t n_cpu_changes;
+	struct cpu_change cpu_changes[SETTINGS_MAX];
+	/* The fragment's line for a key that reaches only the qdiscs created
+	 * after it (default_qdisc as fq), or NULL. */
+	const struct assignment *qdisc;
 };
 
 const char *key_state_to_string(enum key_state state);
@@ -148,6 +153,8 @@ bool condition_alarm(enum condition condition);
 bool module_unloadable(const struct report *r, const struct module_facts *m);
 bool report_qdisc_pending(const struct report *r);
 bool report_left_alone(const struct report *r);
+void report_profile(struct report *r);
+void report_decide(struct report *r);
 bool report_condition(const struct report *r, enum condition condition);
 enum verdict report_verdict(const struct report *r);
 int report_exit_status(enum verdict verdict);

@@ -18,69 +18,32 @@
 #include "overrides.h"
 #include "qdisc.h"
 #include "render.h"
+#include "rendered.h"
 #include "report.h"
 #include "sysctld.h"
 #include "textfile.h"
 
-/* What a rendering was made for, from its marker line: the CPU count, and
- * the congestion choice where the line names one. */
-static bool read_marker(const char *root, const char *path, unsigned *ret_cpus,
-			bool *ret_have_choice, enum congestion *ret_choice)
+/* What the fragments were rendered for, as the maintainer scripts had the
+ * helper record it: the CPU count and the congestion choice. Without the
+ * record (a tree without one, a machine an older version configured, until
+ * its next configure) neither is known; one that cannot be read is reported
+ * and counts as none. */
+static void status_rendered(const struct context *ctx, struct report *r)
 {
-	char line[LINE_MAX_LEN];
-	bool found = false;
-	FILE *f;
+	int err;
 
-	if (fopen_root(root, path, &f) < 0)
-		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
-		char num[16], choice[16];
-		uint64_t cpus;
-		int n;
-
-		if (!startswith(line, MARKER))
-			continue;
-		n = sscanf(line + strlen(MARKER), " cpus=%15[0-9] congestion=%15[a-z]",
-			   num, choice);
-		if (n >= 1 && parse_u64(num, &cpus) == 0 && cpus > 0 && cpus < 65536) {
-			*ret_cpus = (unsigned)cpus;
-			*ret_have_choice =
-				n == 2 && congestion_from_string(choice, ret_choice) == 0;
-			found = true;
-		}
+	err = rendered_read(ctx->root, &r->fragment_cpus, &r->choice);
+	if (err < 0 && err != -ENOENT)
+		log_warning(_("cannot read %s%s: %s; what the fragment was made for is "
+			      "not known"),
+			    ctx->root, STATE_RENDERED,
+			    err == -EBADMSG ? _("not a record of this version") :
+					      file_strerror(err));
+	r->have_choice = err == 0;
+	if (err < 0) {
+		r->fragment_cpus = 0;
+		r->choice = CONGESTION_AUTO;
 	}
-	fclose(f);
-	return found;
-}
-
-/* The fragment's marker; without one, no CPU count (0) and auto. The
- * fields are left as they are where the line lacks them. */
-static void fragment_marker(const char *root, struct report *r)
-{
-	r->fragment_cpus = 0;
-	r->have_choice = false;
-	r->choice = CONGESTION_AUTO;
-	read_marker(root, FRAGMENT_SYSCTL, &r->fragment_cpus, &r->have_choice, &r->choice);
-}
-
-/* The congestion choice of the newest rendering: that of a version ucf put
- * beside a fragment it kept (dpkg-reconfigure with another answer, on an
- * edited fragment), or the fragment's own. */
-static enum congestion newest_choice(const char *root, const struct report *r)
-{
-	for (size_t i = 0; i < REPORT_UCF_SUFFIXES && r->ucf_left[i]; i++) {
-		char path[sizeof(FRAGMENT_SYSCTL) + 16];
-		enum congestion choice;
-		bool have = false;
-		unsigned cpus;
-
-		if (strcmp(r->ucf_left[i], ".ucf-old") == 0)
-			continue;
-		snprintf(path, sizeof(path), "%s%s", FRAGMENT_SYSCTL, r->ucf_left[i]);
-		if (read_marker(root, path, &cpus, &have, &choice) && have)
-			return choice;
-	}
-	return r->choice;
 }
 
 /* Whether anything, even a dangling link, stands at path under the root. */
@@ -140,95 +103,17 @@ static void status_base(const struct context *ctx, struct report *r)
 	}
 }
 
-/* The values a rendering for this machine's CPU count would change against
- * one for the count the fragment was made for, the rest of the machine and
- * the congestion choice the same: a resize that changes none needs nothing
- * done. */
-static void compare_cpu_profiles(struct report *r, enum congestion choice)
+/* One key's facts: the file that sets it at boot, its live value, and
+ * whether this namespace lets it be written. */
+static void status_key(const struct context *ctx, const struct assignments *all,
+		       struct key_facts *k)
 {
-	struct sysinfo then_info = r->info;
-	struct profile then, now;
-
-	then_info.cpus = r->fragment_cpus;
-	profile_compute(&then_info, choice, &then);
-	profile_compute(&r->info, choice, &now);
-	r->cpus_compared = true;
-	for (size_t i = 0; i < n_tunables; i++) {
-		const struct setting *a = profile_find(&then, tunables[i].key);
-		const struct setting *b = profile_find(&now, tunables[i].key);
-		struct cpu_change *c = &r->cpu_changes[r->n_cpu_changes];
-
-		if ((a && b && strcmp(a->value, b->value) == 0) || (!a && !b))
-			continue;
-		c->key = tunables[i].key;
-		snprintf(c->then, sizeof(c->then), "%s", a ? a->value : "");
-		snprintf(c->now, sizeof(c->now), "%s", b ? b->value : "");
-		if (++r->n_cpu_changes == ELEMENTSOF(r->cpu_changes))
-			break;
-	}
-}
-
-static const struct assignment *find_assignment(const struct assignments *a,
-						const char *key)
-{
-	const struct assignment *found = NULL;
-
-	for (size_t i = 0; i < a->n; i++)
-		if (!a->items[i].glob && strcmp(a->items[i].key, key) == 0)
-			found = &a->items[i];
-	return found;
-}
-
-/* Whether the fragment's line for a key (NULL: none) is the package's: the
- * same as in the base, the fragment as it was installed. Without a base,
- * nothing proves a difference was chosen: it counts as not taken. */
-static bool line_as_installed(const struct report *r, const struct key_facts *k)
-{
-	const struct assignment *b;
-
-	if (!r->base_present)
-		return true;
-	b = find_assignment(&r->base, k->key);
-	if (!k->wanted || !b)
-		return !k->wanted && !b;
-	return strcmp(b->value, k->wanted->value) == 0;
-}
-
-/* Reads one key's live value and decides where it stands: first whether
- * the kernel holds what boot sets, then whose value that is. */
-static void status_key(const struct context *ctx, struct report *r,
-		       const struct assignments *all, struct key_facts *k)
-{
-	const char *boot_value;
-	bool same;
-
 	k->boot = sysctld_winner(all, k->key);
 	k->live_error = sysctl_read(ctx->root, k->key, k->live, sizeof(k->live));
 	if (k->live_error < 0)
 		k->live[0] = '\0';
-
-	if (!k->wanted) {
-		/* The profile sets it, the fragment does not. */
-		k->state = line_as_installed(r, k) ? KEY_MISSING : KEY_EDITED;
-		return;
-	}
-	boot_value = k->boot && k->boot->value[0] ? k->boot->value : k->wanted->value;
-	same = k->live_error == 0 && strcmp(k->live, boot_value) == 0;
-	if (!same && report_left_alone(r))
-		k->state = KEY_LEFT_ALONE;
-	else if (k->live_error == -ENOENT && k->wanted->ignore_failure)
-		k->state = KEY_NOT_IN_NAMESPACE;
-	else if (k->live_error == 0 && !same && k->wanted->ignore_failure &&
-		 sysctl_read_only(ctx->root, k->key))
-		k->state = KEY_READ_ONLY;
-	else if (!same)
-		k->state = KEY_DRIFT;
-	else if (strcmp(boot_value, k->wanted->value) != 0)
-		k->state = KEY_OVERRIDDEN;
-	else if (k->profile && strcmp(k->profile, k->wanted->value) == 0)
-		k->state = KEY_IN_EFFECT;
 	else
-		k->state = line_as_installed(r, k) ? KEY_OUTDATED : KEY_EDITED;
+		k->read_only = sysctl_read_only(ctx->root, k->key);
 }
 
 /* The qdiscs of each interface: only on the real root, from the kernel. */
@@ -384,7 +269,6 @@ static int status_collect(const struct context *ctx, struct report *r,
 {
 	struct other_files other = { ctx->root, false };
 	const struct sysctld_report report = { overrides_report_file, &other };
-	struct sysinfo made_for;
 	bool *earlier = NULL;
 	int bad_lines, err;
 
@@ -404,24 +288,13 @@ static int status_collect(const struct context *ctx, struct report *r,
 	}
 	r->boot_unknown = other.unknown;
 
-	fragment_marker(ctx->root, r);
+	status_rendered(ctx, r);
 	status_base(ctx, r);
 	r->left_alone_recorded = exists_under(ctx->root, STATE_FIRSTBOOT);
-	/* The profile as this version renders it for the machine the fragment
-	 * was made for: its CPU count, and its modules where one has become
-	 * unloadable since (module-unloadable says so, not outdated). */
+	/* The keys read are the fragment's and those of the profile it is
+	 * held against, which report.c computes from the facts so far. */
 	status_modules(ctx, r);
-	made_for = r->info;
-	if (r->fragment_cpus > 0)
-		made_for.cpus = r->fragment_cpus;
-	for (size_t i = 0; i < r->n_modules; i++) {
-		if (!module_unloadable(r, &r->modules[i]))
-			continue;
-		(void)sysinfo_set_module_state(&made_for, r->modules[i].name,
-					       MODSTATE_MODULE);
-	}
-	r->profile_choice = newest_choice(ctx->root, r);
-	profile_compute(&made_for, r->profile_choice, &r->profile);
+	report_profile(r);
 
 	r->keys = calloc(fragment->n + r->profile.n_settings + 1, sizeof(*r->keys));
 	if (!r->keys || mark_reassigned(fragment, &earlier) < 0) {
@@ -430,7 +303,6 @@ static int status_collect(const struct context *ctx, struct report *r,
 	}
 	for (size_t i = 0; i < fragment->n; i++) {
 		const struct assignment *a = &fragment->items[i];
-		const struct tunable *t = tunable_find(a->key);
 		const struct setting *p = profile_find(&r->profile, a->key);
 		struct key_facts *k = &r->keys[r->n_keys];
 
@@ -440,27 +312,22 @@ static int status_collect(const struct context *ctx, struct report *r,
 		*k = (struct key_facts){ .key = a->key,
 					 .wanted = a,
 					 .profile = p ? p->value : NULL };
-		status_key(ctx, r, all, k);
-		/* fq is the qdisc an interface may still lack; fq_codel,
-		 * where BBR is not used, is Debian's default already. */
-		if (t && t->new_qdiscs_only && strcmp(a->value, t->value) == 0)
-			r->qdisc = a;
+		status_key(ctx, all, k);
 	}
 	for (size_t i = 0; r->fragment_present && i < r->profile.n_settings; i++) {
 		const struct setting *p = &r->profile.settings[i];
 		struct key_facts *k;
 
-		if (find_assignment(fragment, p->key))
+		if (sysctld_find(fragment, p->key))
 			continue;
 		k = &r->keys[r->n_keys++];
 		*k = (struct key_facts){ .key = p->key, .profile = p->value };
-		status_key(ctx, r, all, k);
+		status_key(ctx, all, k);
 	}
 	free(earlier);
 	status_qdiscs(ctx, r);
 	status_initwnd(ctx, fragment, r);
-	if (r->fragment_cpus > 0 && r->fragment_cpus != r->info.cpus && r->have_choice)
-		compare_cpu_profiles(r, r->choice);
+	report_decide(r);
 	return 0;
 }
 

@@ -268,6 +268,18 @@ const char *sysctld_strerror(int error)
 	return file_strerror(error);
 }
 
+/* The last explicit assignment of key among a, globs left out: what one
+ * file sets it to, or NULL. */
+const struct assignment *sysctld_find(const struct assignments *a, const char *key)
+{
+	const struct assignment *found = NULL;
+
+	for (size_t i = 0; i < a->n; i++)
+		if (!a->items[i].glob && strcmp(a->items[i].key, key) == 0)
+			found = &a->items[i];
+	return found;
+}
+
 /* The assignment that sets key at boot: the last exact one, or failing that
  * the last matching glob, since systemd lets an explicit key beat a glob. */
 const struct assignment *sysctld_winner(const struct assignments *all, const char *key)

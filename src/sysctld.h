@@ -47,5 +47,6 @@ int sysctld_parse_file(const char *root, const char *file, bool strict,
 int sysctld_load_all(const char *root, const struct assignments *ours,
 		     struct assignments *ret, const struct sysctld_report *report);
 const char *sysctld_strerror(int error);
+const struct assignment *sysctld_find(const struct assignments *a, const char *key);
 const struct assignment *sysctld_winner(const struct assignments *all, const char *key);
 void assignments_free(struct assignments *a);

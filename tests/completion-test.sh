@@ -78,8 +78,8 @@ table() {
 		"$work/dump" | LC_ALL=C sort
 }
 commands=$(table command)
-congestion=$(awk -F '\t' '$1 == "option" && $3 == "--congestion" { print $4 }' "$work/dump" |
-	tr '|' '\n' | LC_ALL=C sort)
+congestion=$(awk -F '\t' '$1 == "option" && $2 == "render" && $3 == "--congestion" { print $4 }' \
+	"$work/dump" | tr '|' '\n' | LC_ALL=C sort)
 
 check_eq "the commands" "$commands" "$(complete_line 'wp-panel-nettune ')"
 check_eq "the global options" "$(table option -)" "$(complete_line 'wp-panel-nettune -')"
@@ -102,6 +102,9 @@ check_eq "render: after --congestion's value too" "$(table word render)" \
 check_eq "render: one fragment only" "" "$(complete_line 'wp-panel-nettune render sysctl ')"
 check_eq "render --congestion: its choices" "$congestion" \
 	"$(complete_line 'wp-panel-nettune render --congestion ')"
+check_eq "rendered --congestion: the same choices" "$(awk -F '\t' '$1 == "option" &&
+	$2 == "rendered" && $3 == "--congestion" { print $4 }' "$work/dump" | tr '|' '\n' |
+	LC_ALL=C sort)" "$(complete_line 'wp-panel-nettune rendered --congestion ')"
 check_eq "render --congestion=: its choices" bbr \
 	"$(complete_line 'wp-panel-nettune render --congestion=b')"
 for fragment in $(complete_line 'wp-panel-nettune render '); do

@@ -37,10 +37,12 @@ tree() {
 	echo "$t"
 }
 
-# tune TREE: the fragments in place and applied, as the postinst leaves them.
+# tune TREE: the fragments in place, recorded and applied, as the postinst
+# leaves them.
 tune() {
 	"$bin" --root "$1" render sysctl >"$1$fragment"
 	"$bin" --root "$1" render modules >"$1/etc/modules-load.d/wp-panel-nettune.conf"
+	"$bin" --root "$1" rendered
 	"$bin" --root "$1" apply >/dev/null
 }
 

@@ -20,6 +20,7 @@ trap 'rm -rf "$work"' EXIT
 fragment=/etc/sysctl.d/60-wp-panel-nettune.conf
 modules=/etc/modules-load.d/wp-panel-nettune.conf
 journal=/var/lib/wp-panel-nettune/journal
+rendered=/var/lib/wp-panel-nettune/rendered
 # 0.1.0's record, read while the journal is absent.
 legacy_state=/var/lib/wp-panel-nettune/state
 # The takeover record of the development builds before the journal, never
@@ -127,7 +128,8 @@ snapshot() {
 }
 
 # install_fragments TREE [render args]: what the package's postinst does,
-# the copy of the fragment as installed included.
+# the copy of the fragment as installed and the record of what it was
+# rendered for included.
 install_fragments() {
 	t=$1
 	shift
@@ -135,6 +137,7 @@ install_fragments() {
 	"$bin" --root "$t" render sysctl "$@" >"$t$fragment"
 	"$bin" --root "$t" render modules "$@" >"$t$modules"
 	cp "$t$fragment" "$t/var/lib/wp-panel-nettune/fragment.base"
+	"$bin" --root "$t" rendered "$@"
 }
 
 
@@ -490,6 +493,7 @@ print(" ".join("%s %s %s" % (c["key"], c["then"], c["now"]) for c in json.load(s
 # With cubic chosen the CPU count decides nothing: a note, no warning.
 t=$(fresh debian13-2cpu)
 "$bin" --root "$t" render --congestion cubic sysctl >"$t/etc/sysctl.d/60-wp-panel-nettune.conf"
+"$bin" --root "$t" rendered --congestion cubic
 "$bin" --root "$t" apply >/dev/null
 echo 0 >"$t/sys/devices/system/cpu/online"
 check_rc "cubic, 2 CPUs then 1: status exits 0" 0 "$bin" --root "$t" status
@@ -499,6 +503,52 @@ check_eq "and no warning" "" "$(printf '%s\n' "$out" | grep '^warning' || true)"
 check_eq "--json: cpus_change is empty" "[]" \
 	"$("$bin" --root "$t" status --json | python3 -c 'import json, sys
 print(json.dumps(json.load(sys.stdin)["fragment"]["cpus_change"]))')"
+
+# What the fragment was made for is the helper's record, not the header
+# line of the fragment: a header that says otherwise changes nothing.
+t=$(fresh debian13-2cpu)
+check_eq "rendered records the CPU count and the choice" "cpus=2 congestion=auto" \
+	"$(tr '\n' ' ' <"$t$rendered" | sed 's/ $//')"
+check_rc "rendered --congestion cubic" 0 "$bin" --root "$t" rendered --congestion cubic
+check_eq "and replaces it" "cpus=2 congestion=cubic" "$(tr '\n' ' ' <"$t$rendered" | sed 's/ $//')"
+check_eq "written whole: no temporary file left" "rendered" \
+	"$(ls "$t/var/lib/wp-panel-nettune" | grep '^rendered')"
+check_rc "an unknown choice" 2 "$bin" --root "$t" rendered --congestion reno
+check_match "is a usage error" "^wp-panel-nettune: rendered: unknown congestion choice 'reno'; expected auto, bbr or cubic$" "$out"
+check_eq "that leaves the record" "cpus=2 congestion=cubic" "$(tr '\n' ' ' <"$t$rendered" | sed 's/ $//')"
+"$bin" --root "$t" rendered
+sed -i 's/^# wp-panel-nettune: .*/# wp-panel-nettune: cpus=1 congestion=cubic/' "$t$fragment"
+cp "$t$fragment" "$t/var/lib/wp-panel-nettune/fragment.base"
+"$bin" --root "$t" apply >/dev/null
+echo 0 >"$t/sys/devices/system/cpu/online"
+"$bin" --root "$t" status >"$work/out" 2>&1 || true
+check_match "the record, not the header, says 2 CPUs and auto" \
+	'^warning: the fragment was made for 2 CPUs, this machine has 1 now,$' "$(cat "$work/out")"
+check_eq "--json: the record's count and choice" "2 auto" \
+	"$("$bin" --root "$t" status --json | python3 -c 'import json, sys
+f = json.load(sys.stdin)["fragment"]
+print(f["cpus"], f["congestion"])')"
+# Without the record neither is known: no CPU check, the profile of auto.
+echo 0-1 >"$t/sys/devices/system/cpu/online"
+mv "$t$rendered" "$work/rendered"
+check_rc "without the record, status exits 0" 0 "$bin" --root "$t" status
+check_eq "and says nothing of the CPU count" "" "$(printf '%s\n' "$out" | grep 'made for' || true)"
+check_eq "--json: null, null" "None None" \
+	"$("$bin" --root "$t" status --json | python3 -c 'import json, sys
+f = json.load(sys.stdin)["fragment"]
+print(f["cpus"], f["congestion"])')"
+# A record that is not one, or not a file, is named, and counts as none.
+for bad in garbage cpus=0 link; do
+	rm -f "$t$rendered"
+	case $bad in
+	garbage) printf 'cpus=2\ncongestion=reno\n' >"$t$rendered" ;;
+	cpus=0) printf 'cpus=0\ncongestion=auto\n' >"$t$rendered" ;;
+	link) ln -s "$work/rendered" "$t$rendered" ;;
+	esac
+	check_rc "a bad record ($bad): status exits 0" 0 "$bin" --root "$t" status
+	check_match "and names it" "^wp-panel-nettune: status: warning: cannot read $t$rendered: .*; what the fragment was made for is not known$" "$out"
+done
+rm -f "$t$rendered"
 
 # A crash after the journal was written and one key set, the next key
 # being written: revert still works. So it does from a record left by
@@ -550,15 +600,18 @@ owned() {
 		-e "s/, owner $(id -u):$(id -g)\$/, owner UID:GID/"
 }
 
-# listing TREE: the files takeover may touch, with modes, sizes and hashes.
-# The journal names the file's owner: it is listed with the owner written
-# UID GID, and without its size.
+# listing TREE: the files takeover may touch, with modes, sizes and hashes
+# (not the record of what the fragments were rendered for, which it does
+# not). The journal names the file's owner: it is listed with the owner
+# written UID GID, and without its size.
 listing() {
-	_journal=${journal#/}
-	(cd "$1" && find etc/sysctl.d var/lib ! -path "$_journal" -printf '%p %y %m %s\n' \
-		2>/dev/null && find "$_journal" -printf '%p %y %m\n' 2>/dev/null) | LC_ALL=C sort
+	_journal=${journal#/} _rendered=${rendered#/}
+	(cd "$1" && find etc/sysctl.d var/lib ! -path "$_journal" ! -path "$_rendered" \
+		-printf '%p %y %m %s\n' 2>/dev/null &&
+		find "$_journal" -printf '%p %y %m\n' 2>/dev/null) | LC_ALL=C sort
 	(
-		cd "$1" && find etc/sysctl.d var/lib -type f ! -path "$_journal" -exec sha256sum {} +
+		cd "$1" && find etc/sysctl.d var/lib -type f ! -path "$_journal" ! -path "$_rendered" \
+			-exec sha256sum {} +
 		if [ -f "$_journal" ]; then
 			owned "$(cat "$_journal")" | sha256sum | sed "s|-\$|$_journal|"
 		fi

@@ -36,13 +36,15 @@ state_tree() {
 }
 
 # state_tune DIR [render args]: as the postinst leaves a machine: the
-# fragments, the copy of the fragment as installed, the profile applied.
+# fragments, the copy of the fragment as installed, the record of what they
+# were rendered for, the profile applied.
 state_tune() {
 	_t=$1
 	shift
 	"$bin" --root "$_t" render sysctl "$@" >"$_t$state_fragment"
 	"$bin" --root "$_t" render modules "$@" >"$_t/etc/modules-load.d/wp-panel-nettune.conf"
 	cp "$_t$state_fragment" "$_t$state_base"
+	"$bin" --root "$_t" rendered "$@"
 	"$bin" --root "$_t" apply >/dev/null
 }
 
@@ -84,6 +86,7 @@ make_state() {
 			# fragment and put the new one beside it.
 			"$bin" --root "$_t" render sysctl --congestion cubic \
 				>"$_t$state_fragment.ucf-dist"
+			"$bin" --root "$_t" rendered --congestion cubic
 			;;
 		esac
 		;;

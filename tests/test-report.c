@@ -27,9 +27,13 @@ static const struct assignment theirs = { .key = "net.core.somaxconn",
 					  .value = "4096",
 					  .file = "/etc/sysctl.d/70-\"x\"\n\xff.conf" };
 
+/* The fragment as the package installed it: ours, until a case edits it. */
+static struct assignment base_lines[ELEMENTSOF(ours)];
+
 /* Two keys, both in effect, on a host with 2 CPUs and one NIC on fq. */
 static void report_in_effect(struct report *r, struct key_facts *keys)
 {
+	memcpy(base_lines, ours, sizeof(ours));
 	*r = (struct report){
 		.root = "",
 		.info = { .cpus = 2,
@@ -71,6 +75,8 @@ static void report_in_effect(struct report *r, struct key_facts *keys)
 	};
 	r->have_choice = true;
 	r->base_present = true;
+	r->base =
+		(struct assignments){ .n = ELEMENTSOF(base_lines), .items = base_lines };
 	for (size_t i = 0; i < 2; i++) {
 		keys[i] = (struct key_facts){ .key = ours[i].key,
 					      .wanted = &ours[i],
@@ -93,9 +99,139 @@ static char *print(const struct report *r, void (*fn)(const struct report *, FIL
 	return text;
 }
 
-/* Each state alone: the conditions it makes, the verdict and the exit
- * status. What an administrator chose never raises the alarm; what nobody
- * chose always does. */
+/* One key's facts against the state report_decide() gives it, one row a
+ * case: the fragment's value (NULL: no line), the base's (NULL: no line),
+ * the profile's (NULL: not set), the value another file sets at boot (NULL:
+ * ours wins), the live value or why it could not be read. */
+static void test_key_states(void **state _unused_)
+{
+	enum {
+		OPTIONAL = 1 << 0, /* the line starts with "-" */
+		NO_BASE = 1 << 1, /* no copy of the fragment as installed */
+		READ_ONLY = 1 << 2, /* the namespace does not let it be written */
+		LEFT_ALONE = 1 << 3, /* a container the package left alone */
+	};
+	static const struct {
+		const char *why;
+		const char *wanted, *base, *profile, *boot, *live;
+		int live_error;
+		unsigned flags;
+		enum key_state want;
+	} cases[] = {
+		{ "as installed, live", .wanted = "15", .base = "15", .profile = "15",
+		  .live = "15", .want = KEY_IN_EFFECT },
+		{ "another file, the same value", .wanted = "15", .base = "15",
+		  .profile = "15", .boot = "15", .live = "15", .want = KEY_IN_EFFECT },
+		{ "another file's empty value is none", .wanted = "15", .base = "15",
+		  .profile = "15", .boot = "", .live = "15", .want = KEY_IN_EFFECT },
+		{ "another file's value, live", .wanted = "15", .base = "15",
+		  .profile = "15", .boot = "25", .live = "25", .want = KEY_OVERRIDDEN },
+		{ "another file's value, not live", .wanted = "15", .base = "15",
+		  .profile = "15", .boot = "25", .live = "15", .want = KEY_DRIFT },
+		{ "an edited line, live", .wanted = "25", .base = "15", .profile = "15",
+		  .live = "25", .want = KEY_EDITED },
+		{ "an edited line, not live", .wanted = "25", .base = "15",
+		  .profile = "15", .live = "15", .want = KEY_DRIFT },
+		{ "an older profile's line", .wanted = "60", .base = "60",
+		  .profile = "15", .live = "60", .want = KEY_OUTDATED },
+		{ "no base: nothing proves an edit", .wanted = "25", .profile = "15",
+		  .live = "25", .flags = NO_BASE, .want = KEY_OUTDATED },
+		{ "a line the profile no longer sets", .wanted = "15", .base = "15",
+		  .live = "15", .want = KEY_OUTDATED },
+		{ "a line added by hand", .wanted = "15", .live = "15",
+		  .want = KEY_EDITED },
+		{ "the profile's key, not in the fragment", .profile = "1", .live = "0",
+		  .want = KEY_MISSING },
+		{ "the same, without a base", .profile = "1", .live = "0",
+		  .flags = NO_BASE, .want = KEY_MISSING },
+		{ "removed from the fragment by hand", .base = "1", .profile = "1",
+		  .live = "0", .want = KEY_EDITED },
+		{ "live changed behind our back", .wanted = "15", .base = "15",
+		  .profile = "15", .live = "77", .want = KEY_DRIFT },
+		{ "live unreadable", .wanted = "15", .base = "15", .profile = "15",
+		  .live_error = -EACCES, .want = KEY_DRIFT },
+		{ "absent, optional", .wanted = "fq", .base = "fq", .profile = "fq",
+		  .live_error = -ENOENT, .flags = OPTIONAL, .want = KEY_NOT_IN_NAMESPACE },
+		{ "absent, not optional", .wanted = "15", .base = "15", .profile = "15",
+		  .live_error = -ENOENT, .want = KEY_DRIFT },
+		{ "read-only, optional, another value", .wanted = "fq", .base = "fq",
+		  .profile = "fq", .live = "fq_codel", .flags = OPTIONAL | READ_ONLY,
+		  .want = KEY_READ_ONLY },
+		{ "read-only, not optional", .wanted = "15", .base = "15",
+		  .profile = "15", .live = "60", .flags = READ_ONLY, .want = KEY_DRIFT },
+		{ "writable, optional, another value", .wanted = "fq", .base = "fq",
+		  .profile = "fq", .live = "fq_codel", .flags = OPTIONAL,
+		  .want = KEY_DRIFT },
+		{ "read-only, optional, our value", .wanted = "fq", .base = "fq",
+		  .profile = "fq", .live = "fq", .flags = OPTIONAL | READ_ONLY,
+		  .want = KEY_IN_EFFECT },
+		{ "left alone, another value", .wanted = "15", .base = "15",
+		  .profile = "15", .live = "60", .flags = LEFT_ALONE,
+		  .want = KEY_LEFT_ALONE },
+		{ "left alone, absent", .wanted = "fq", .base = "fq", .profile = "fq",
+		  .live_error = -ENOENT, .flags = OPTIONAL | LEFT_ALONE,
+		  .want = KEY_LEFT_ALONE },
+		{ "left alone, our edit live", .wanted = "25", .base = "15",
+		  .profile = "15", .live = "25", .flags = LEFT_ALONE, .want = KEY_EDITED },
+	};
+	bool seen[KEY_STATE_MAX] = { false };
+
+	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
+		struct assignment wanted = {
+			.key = "net.ipv4.tcp_fin_timeout",
+			.file = "/etc/sysctl.d/60-wp-panel-nettune.conf"
+		};
+		struct assignment base = wanted, boot = wanted;
+		struct key_facts k = { .key = wanted.key };
+		struct report r = { .root = "",
+				    .info = { .cpus = 2, .environment = ENVIRONMENT_HOST },
+				    .fragment_present = true,
+				    .n_keys = 1,
+				    .keys = &k };
+
+		if (cases[i].wanted) {
+			snprintf(wanted.value, sizeof(wanted.value), "%s",
+				 cases[i].wanted);
+			wanted.ignore_failure = cases[i].flags & OPTIONAL;
+			k.wanted = &wanted;
+		}
+		r.base_present = !(cases[i].flags & NO_BASE);
+		if (cases[i].base) {
+			snprintf(base.value, sizeof(base.value), "%s", cases[i].base);
+			r.base = (struct assignments){ .n = 1, .items = &base };
+		}
+		k.profile = cases[i].profile;
+		if (cases[i].boot) {
+			snprintf(boot.value, sizeof(boot.value), "%s", cases[i].boot);
+			strcpy(boot.file, "/etc/sysctl.d/70-local.conf");
+			k.boot = &boot;
+		} else if (cases[i].wanted) {
+			k.boot = &wanted;
+		}
+		if (cases[i].live)
+			snprintf(k.live, sizeof(k.live), "%s", cases[i].live);
+		k.live_error = cases[i].live_error;
+		k.read_only = cases[i].flags & READ_ONLY;
+		if (cases[i].flags & LEFT_ALONE) {
+			r.info.environment = ENVIRONMENT_CONTAINER;
+			r.left_alone_recorded = true;
+		}
+		report_decide(&r);
+		if (k.state != cases[i].want)
+			fail_msg("%s: %s, not %s", cases[i].why,
+				 key_state_to_string(k.state),
+				 key_state_to_string(cases[i].want));
+		seen[k.state] = true;
+	}
+	for (enum key_state s = 0; s < KEY_STATE_MAX; s++)
+		if (!seen[s])
+			fail_msg("no case gives %s", key_state_to_string(s));
+}
+
+/* Each departure alone, made of facts as status collects them: the
+ * conditions report_decide() and report_condition() find, the verdict and
+ * the exit status. What an administrator chose never raises the alarm; what
+ * nobody chose always does. */
 static void test_verdict(void **state _unused_)
 {
 	enum change {
@@ -108,6 +244,7 @@ static void test_verdict(void **state _unused_)
 		OUTDATED,
 		MISSING_KEY,
 		DRIFT,
+		DRIFT_AND_EDITED,
 		UNLOADABLE,
 		UNLOADABLE_IN_CONTAINER,
 		CHROOT_UNRECORDED,
@@ -117,7 +254,17 @@ static void test_verdict(void **state _unused_)
 		CPUS_SAME_PROFILE,
 		CPUS_OTHER_PROFILE,
 		CPUS_NO_CHOICE,
+		CPUS_NOT_MARKED,
 		CUBIC_CHOSEN,
+		AUTO_CHOSEN,
+		CUBIC_NO_FRAGMENT,
+		INITWND_DETACHED,
+		INITWND_OTHER_PORTS,
+		INITWND_REFUSED,
+		INITWND_UNREADABLE,
+		INITWND_UNDER_ROOT,
+		INITWND_UNWANTED_ATTACHED,
+		INITWND_LEFT_ALONE,
 	};
 	static const struct {
 		enum change change;
@@ -134,6 +281,8 @@ static void test_verdict(void **state _unused_)
 		{ OUTDATED, VERDICT_ALARM, 3, "outdated " },
 		{ MISSING_KEY, VERDICT_ALARM, 3, "outdated " },
 		{ DRIFT, VERDICT_ALARM, 3, "drift " },
+		/* A choice beside an alarm: the alarm wins. */
+		{ DRIFT_AND_EDITED, VERDICT_ALARM, 3, "drift edited " },
 		{ UNLOADABLE, VERDICT_ALARM, 3, "module-unloadable " },
 		{ UNLOADABLE_IN_CONTAINER, VERDICT_CHOSEN, 0, "left-alone " },
 		/* A chroot the maintainer scripts did not leave alone (a
@@ -145,8 +294,20 @@ static void test_verdict(void **state _unused_)
 		{ CPUS_SAME_PROFILE, VERDICT_IN_EFFECT, 0, "" },
 		{ CPUS_OTHER_PROFILE, VERDICT_ALARM, 3, "cpus-changed " },
 		{ CPUS_NO_CHOICE, VERDICT_ALARM, 3, "cpus-changed " },
+		/* No CPU count known: nothing to compare. */
+		{ CPUS_NOT_MARKED, VERDICT_IN_EFFECT, 0, "" },
 		{ CUBIC_CHOSEN, VERDICT_CHOSEN, 0, "congestion-chosen " },
+		{ AUTO_CHOSEN, VERDICT_IN_EFFECT, 0, "" },
+		{ CUBIC_NO_FRAGMENT, VERDICT_ALARM, 3, "not-tuned " },
+		{ INITWND_DETACHED, VERDICT_ALARM, 3, "initial-window-drift " },
+		{ INITWND_OTHER_PORTS, VERDICT_ALARM, 3, "initial-window-drift " },
+		{ INITWND_REFUSED, VERDICT_CHOSEN, 0, "initial-window-refused " },
+		{ INITWND_UNREADABLE, VERDICT_IN_EFFECT, 0, "" },
+		{ INITWND_UNDER_ROOT, VERDICT_IN_EFFECT, 0, "" },
+		{ INITWND_UNWANTED_ATTACHED, VERDICT_ALARM, 3, "initial-window-drift " },
+		{ INITWND_LEFT_ALONE, VERDICT_CHOSEN, 0, "left-alone " },
 	};
+	bool seen[CONDITION_MAX] = { false };
 
 	for (size_t i = 0; i < ELEMENTSOF(cases); i++) {
 		char conditions[256] = "";
@@ -154,32 +315,47 @@ static void test_verdict(void **state _unused_)
 		struct report r;
 
 		report_in_effect(&r, keys);
+		for (size_t j = 0; j < 2; j++)
+			keys[j].state = KEY_STATE_MAX;
 		switch (cases[i].change) {
 		case OVERRIDDEN:
-			keys[0].state = KEY_OVERRIDDEN;
+			keys[0].boot = &theirs;
+			strcpy(keys[0].live, theirs.value);
 			break;
 		case EDITED:
-			keys[0].state = KEY_EDITED;
+			/* The package installed 4096, the line says 65535. */
+			strcpy(base_lines[0].value, "4096");
+			keys[0].profile = "4096";
 			break;
 		case LEFT_ALONE:
 			r.info.environment = ENVIRONMENT_CONTAINER;
 			r.left_alone_recorded = true;
-			keys[0].state = KEY_LEFT_ALONE;
+			strcpy(keys[0].live, "4096");
 			break;
 		case ABSENT:
-			keys[1].state = KEY_NOT_IN_NAMESPACE;
+			keys[1].live_error = -ENOENT;
+			keys[1].live[0] = '\0';
 			break;
 		case READ_ONLY:
-			keys[1].state = KEY_READ_ONLY;
+			strcpy(keys[1].live, "fq_codel");
+			keys[1].read_only = true;
 			break;
 		case OUTDATED:
-			keys[0].state = KEY_OUTDATED;
+			/* Installed as it is, and the profile has moved on. */
+			keys[0].profile = "4096";
 			break;
 		case MISSING_KEY:
-			keys[1].state = KEY_MISSING;
+			keys[1] = (struct key_facts){ .key = "net.ipv4.tcp_mtu_probing",
+						      .profile = "1",
+						      .live = "0" };
 			break;
 		case DRIFT:
-			keys[0].state = KEY_DRIFT;
+			strcpy(keys[0].live, "4096");
+			break;
+		case DRIFT_AND_EDITED:
+			strcpy(keys[0].live, "4096");
+			strcpy(base_lines[1].value, "fq_codel");
+			keys[1].profile = "fq_codel";
 			break;
 		case UNLOADABLE:
 			r.modules[0].state = MODSTATE_BLACKLISTED;
@@ -197,40 +373,85 @@ static void test_verdict(void **state _unused_)
 			r.boot_unknown = true;
 			break;
 		case NO_FRAGMENT:
+		case CUBIC_NO_FRAGMENT:
 			r.fragment_present = false;
 			r.n_keys = 0;
+			r.qdisc = NULL;
+			r.initwnd_wanted = false;
+			r.initwnd.attached = false;
+			r.choice = cases[i].change == CUBIC_NO_FRAGMENT ?
+					   CONGESTION_CUBIC :
+					   CONGESTION_AUTO;
 			break;
 		case BAD_LINES:
 			r.malformed = true;
 			break;
 		case CPUS_SAME_PROFILE:
 			r.fragment_cpus = 3;
-			r.cpus_compared = true;
 			break;
 		case CPUS_OTHER_PROFILE:
 			r.fragment_cpus = 1;
-			r.cpus_compared = true;
-			r.n_cpu_changes = 1;
 			break;
 		case CPUS_NO_CHOICE:
 			r.fragment_cpus = 1;
 			r.have_choice = false;
 			break;
+		case CPUS_NOT_MARKED:
+			r.fragment_cpus = 0;
+			break;
 		case CUBIC_CHOSEN:
 			r.choice = CONGESTION_CUBIC;
+			break;
+		case AUTO_CHOSEN:
+			r.choice = CONGESTION_AUTO;
+			break;
+		case INITWND_DETACHED:
+			r.initwnd.attached = false;
+			r.initwnd_error = -ENOENT;
+			break;
+		case INITWND_OTHER_PORTS:
+			r.initwnd.windows.ports[1] = 8080;
+			break;
+		case INITWND_REFUSED:
+			r.initwnd.attached = false;
+			r.initwnd_error = -ENOENT;
+			strcpy(r.initwnd_why, "/sys/fs/cgroup: not a cgroup v2 directory");
+			break;
+		case INITWND_UNREADABLE:
+			r.initwnd_error = -EPERM;
+			break;
+		case INITWND_UNDER_ROOT:
+			r.initwnd.attached = false;
+			r.initwnd_error = -EOPNOTSUPP;
+			break;
+		case INITWND_UNWANTED_ATTACHED:
+			r.initwnd_wanted = false;
+			break;
+		case INITWND_LEFT_ALONE:
+			r.initwnd.attached = false;
+			r.initwnd_error = -ENOENT;
+			r.info.environment = ENVIRONMENT_CONTAINER;
+			r.left_alone_recorded = true;
 			break;
 		case NONE:
 			break;
 		}
+		report_decide(&r);
 		for (enum condition c = 0; c < CONDITION_MAX; c++)
 			if (report_condition(&r, c)) {
 				strcat(conditions, condition_to_string(c));
 				strcat(conditions, " ");
+				seen[c] = true;
 			}
-		assert_string_equal(conditions, cases[i].conditions);
+		if (strcmp(conditions, cases[i].conditions) != 0)
+			fail_msg("case %zu: \"%s\", not \"%s\"", i, conditions,
+				 cases[i].conditions);
 		assert_int_equal(report_verdict(&r), cases[i].verdict);
 		assert_int_equal(report_exit_status(report_verdict(&r)), cases[i].exit);
 	}
+	for (enum condition c = 0; c < CONDITION_MAX; c++)
+		if (!seen[c])
+			fail_msg("no case makes %s", condition_to_string(c));
 }
 
 /* Chosen states never raise the alarm, and all others do. */
@@ -545,9 +766,9 @@ static void test_prometheus(void **state _unused_)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_verdict),	   cmocka_unit_test(test_states),
-		cmocka_unit_test(test_text),	   cmocka_unit_test(test_json),
-		cmocka_unit_test(test_prometheus),
+		cmocka_unit_test(test_key_states), cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_states),	   cmocka_unit_test(test_text),
+		cmocka_unit_test(test_json),	   cmocka_unit_test(test_prometheus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,8 @@ scenario() {
 	boot resized "$(disk install-1cpu)" 2 <<'GUEST' || return 1
 check_eq "2 vCPUs now" 2 "$(nproc)"
 check_sysctl net.ipv4.tcp_congestion_control cubic
+check_eq "the record: rendered for 1 CPU, auto" "cpus=1 congestion=auto" \
+	"$(tr '\n' ' ' </var/lib/wp-panel-nettune/rendered | sed 's/ $//')"
 wp-panel-nettune status >/host/status-resized.log 2>&1
 check "status warns that the fragment was made for 1 CPU" \
 	grep -Eqi 'warning: .*made for 1 CPU' /host/status-resized.log
@@ -22,6 +24,8 @@ check "dpkg-reconfigure -f noninteractive wp-panel-nettune" \
 	logged reconfigure dpkg-reconfigure -f noninteractive wp-panel-nettune
 check_profile_in_effect bbr
 check "the unedited fragment was replaced, no .ucf-dist" test ! -e "$NT_SYSCTL.ucf-dist"
+check_eq "the record: rendered for 2 CPUs" "cpus=2 congestion=auto" \
+	"$(tr '\n' ' ' </var/lib/wp-panel-nettune/rendered | sed 's/ $//')"
 check_status_ok "after the reconfigure"
 GUEST
 
@@ -32,7 +36,11 @@ check "install with cubic preseeded" apt_get install install /host/pkg.deb
 check "debconf answer is cubic" \
 	sh -c 'debconf-show wp-panel-nettune | grep -q "wp-panel-nettune/congestion: cubic"'
 check_profile_in_effect cubic
+check_eq "the record names cubic" "cpus=2 congestion=cubic" \
+	"$(tr '\n' ' ' </var/lib/wp-panel-nettune/rendered | sed 's/ $//')"
 check_status_ok "preseeded cubic"
+said "status names the choice" status '^congestion: cubic, chosen with debconf$'
+
 check "dpkg-reconfigure -f noninteractive keeps the answer" \
 	logged reconfigure dpkg-reconfigure -f noninteractive wp-panel-nettune
 check_sysctl net.ipv4.tcp_congestion_control cubic
