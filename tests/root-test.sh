@@ -512,7 +512,7 @@ check_eq "rendered records the CPU count and the choice" "cpus=2 congestion=auto
 check_rc "rendered --congestion cubic" 0 "$bin" --root "$t" rendered --congestion cubic
 check_eq "and replaces it" "cpus=2 congestion=cubic" "$(tr '\n' ' ' <"$t$rendered" | sed 's/ $//')"
 check_eq "written whole: no temporary file left" "rendered" \
-	"$(ls "$t/var/lib/wp-panel-nettune" | grep '^rendered')"
+	"$(cd "$t/var/lib/wp-panel-nettune" && printf '%s\n' rendered*)"
 check_rc "an unknown choice" 2 "$bin" --root "$t" rendered --congestion reno
 check_match "is a usage error" "^wp-panel-nettune: rendered: unknown congestion choice 'reno'; expected auto, bbr or cubic$" "$out"
 check_eq "that leaves the record" "cpus=2 congestion=cubic" "$(tr '\n' ' ' <"$t$rendered" | sed 's/ $//')"
