@@ -487,6 +487,8 @@ printf '%s  evil.tar.xz\n' "$(sha256sum <"$tmp/evil.tar.xz" | cut -d' ' -f1)" >"
 check_rc "archive: one with more than raw/ is refused" 1 archive unpack "$tmp/a/run" "$tmp/evil.tar.xz"
 check_match "archive: ... says so" '^raw-archive: .*evil\.tar\.xz: holds more than the files of raw/$' "$out"
 check "archive: ... nothing unpacked" test ! -e "$tmp/a/run/raw" -a ! -e "$tmp/a/run/other"
+check_rc "archive: a store that cannot be made" 1 env BENCH_RAW_STORE=/dev/null/store "$top/bench/raw-archive" pack "$tmp/b/run"
+check_match "archive: ... says so, in one line" '^raw-archive: /dev/null/store: cannot make it \(BENCH_RAW_STORE\)$' "$out"
 check_rc "archive: usage" 1 archive pack
 check_match "archive: ... says so" '^raw-archive: usage: bench/raw-archive pack RUN \| unpack RUN \[FILE\]$' "$out"
 
