@@ -408,6 +408,113 @@ for want in \
 	check "raw files, summary: $want" grep -Fqx -- "$want" "$tmp/raw/summary.csv"
 done
 
+# The raw files leave git as one archive (bench/raw-archive): the same bytes
+# from the same files whatever their times, modes and owners on disk, in
+# the store (BENCH_RAW_STORE), named with its SHA-256 in raw.sha256, which
+# the report names. bench/run --report unpacks it into raw/ once its SHA-256
+# matches, refuses it in one line when not, and without it rebuilds from
+# results.csv and settings alone, to the same report.
+store=$tmp/store
+archive() { env BENCH_RAW_STORE="$store" "$top/bench/raw-archive" "$@"; }
+rebuild() { env BENCH_RAW_STORE="$store" "$top/bench/run" --report "$@"; }
+mkdir "$tmp/a" "$tmp/b"
+cp -r "$tmp/raw" "$tmp/a/run"
+rm -f "$tmp/a/run/results.csv" "$tmp/a/run/summary.csv" "$tmp/a/run/decisions.csv" "$tmp/a/run/report.md"
+check "archive: pack" archive pack "$tmp/a/run"
+rec=$(cat "$tmp/a/run/raw.sha256")
+check_match "archive: raw.sha256, in sha256sum's format" '^[0-9a-f]{64}  run-raw-[0-9a-f]{12}\.tar\.xz$' "$rec"
+name=${rec##* }
+check_eq "archive: named by its SHA-256" "$(printf '%.12s' "$rec")" "$(echo "$name" | sed 's/^run-raw-//; s/\.tar\.xz$//')"
+check "archive: sha256sum -c agrees, in the store" sh -c "cd '$store' && sha256sum -c --quiet '$tmp/a/run/raw.sha256'"
+check_eq "archive: its members, raw/ alone, owned by 0:0 at time 0" \
+	"$(find "$tmp/a/run/raw" -type f | wc -l) 0" \
+	"$(xz -dc "$store/$name" | tar -tv --full-time | awk '$2 == "0/0" && $4 == "1970-01-01" && $6 ~ /^raw\/./ { n++ }
+		$2 != "0/0" || $4 != "1970-01-01" || $6 !~ /^raw\// { bad++ } END { print n + 0, bad + 0 }')"
+cp -r "$tmp/raw" "$tmp/b/run"
+chmod 0600 "$tmp/b/run/raw"/*
+touch -d 2001-02-03 "$tmp/b/run/raw"/*
+env BENCH_RAW_STORE="$tmp/store2" "$top/bench/raw-archive" pack "$tmp/b/run" >/dev/null 2>&1
+check "archive: the same bytes from the same files with other times and modes" \
+	cmp "$store/$name" "$tmp/store2/$name"
+check "archive: packing again keeps the one archive" archive pack "$tmp/a/run"
+check_eq "archive: ... and raw.sha256" "$rec" "$(cat "$tmp/a/run/raw.sha256")"
+
+# With a plot where gnuplot is installed, as bench/run --report draws it.
+check "archive: the report from raw/" "$top/bench/report" "$tmp/a/run"
+check_match "archive: the report names the archive and its SHA-256 near the top" \
+	"^Raw files: \`$name\`, SHA-256 \`${rec%% *}\` \\(raw\\.sha256\\), kept outside git: " \
+	"$(sed -n 3p "$tmp/a/run/report.md")"
+for f in results.csv summary.csv decisions.csv report.md; do cp "$tmp/a/run/$f" "$tmp/a/$f"; done
+rm -r "$tmp/a/run/raw" "$tmp/a/run/results.csv"
+check "archive: bench/run --report unpacks it" rebuild "$tmp/a/run"
+check_match "archive: ... says so" '^bench: raw files unpacked from the archive .*raw\.sha256 names$' "$out"
+check "archive: ... into raw/, the same files" diff -r "$tmp/raw/raw" "$tmp/a/run/raw"
+for f in results.csv summary.csv decisions.csv report.md; do
+	check "archive: ... and rebuilds $f from them, the same" cmp "$tmp/a/$f" "$tmp/a/run/$f"
+done
+
+cp "$store/$name" "$tmp/good.tar.xz"
+printf 'x' | dd of="$store/$name" bs=1 seek=200 conv=notrunc 2>/dev/null
+rm -r "$tmp/a/run/raw"
+check_rc "archive: one whose bytes changed is refused" 1 rebuild "$tmp/a/run"
+check_match "archive: ... in one line" \
+	"^raw-archive: $store/$name: SHA-256 [0-9a-f]{64}, not the ${rec%% *} that $tmp/a/run/raw\\.sha256 records\$" "$out"
+check_eq "archive: ... one line alone" 1 "$(printf '%s\n' "$out" | wc -l)"
+check_eq "archive: ... nothing unpacked, nothing left over" "" \
+	"$(find "$tmp/a/run" -maxdepth 1 \( -name raw -o -name '.raw.*' \))"
+check "archive: ... and the report as it was" cmp "$tmp/a/report.md" "$tmp/a/run/report.md"
+check_rc "archive: unpack takes a copy from elsewhere (the release)" 0 archive unpack "$tmp/a/run" "$tmp/good.tar.xz"
+check "archive: ... the same files" diff -r "$tmp/raw/raw" "$tmp/a/run/raw"
+check_rc "archive: unpack never writes over raw/" 1 archive unpack "$tmp/a/run" "$tmp/good.tar.xz"
+check_match "archive: ... says so" '^raw-archive: .*/raw is there already: nothing unpacked$' "$out"
+
+rm -r "$tmp/a/run/raw" "$store"
+check "archive: none in the store: bench/run --report from results.csv" rebuild "$tmp/a/run"
+check_match "archive: ... says so" '^bench: rebuilding from results.csv and settings alone$' "$out"
+for f in results.csv summary.csv decisions.csv report.md; do
+	check "archive: ... $f the same as from the raw files" cmp "$tmp/a/$f" "$tmp/a/run/$f"
+done
+check "archive: ... no raw/" test ! -e "$tmp/a/run/raw"
+printf '%s  ../%s\n' "${rec%% *}" "$name" >"$tmp/a/run/raw.sha256"
+check_rc "archive: raw.sha256 naming a path is refused" 1 rebuild "$tmp/a/run"
+check_match "archive: ... in one line" "^raw-archive: .*raw\\.sha256: not one line of sha256sum's format naming a \\.tar\\.xz\$" \
+	"$out"
+mkdir -p "$tmp/evil/raw"
+: >"$tmp/evil/other"
+: >"$tmp/evil/raw/x"
+tar -cJf "$tmp/evil.tar.xz" -C "$tmp/evil" raw other
+printf '%s  evil.tar.xz\n' "$(sha256sum <"$tmp/evil.tar.xz" | cut -d' ' -f1)" >"$tmp/a/run/raw.sha256"
+check_rc "archive: one with more than raw/ is refused" 1 archive unpack "$tmp/a/run" "$tmp/evil.tar.xz"
+check_match "archive: ... says so" '^raw-archive: .*evil\.tar\.xz: holds more than the files of raw/$' "$out"
+check "archive: ... nothing unpacked" test ! -e "$tmp/a/run/raw" -a ! -e "$tmp/a/run/other"
+check_rc "archive: a store that cannot be made" 1 env BENCH_RAW_STORE=/dev/null/store "$top/bench/raw-archive" pack "$tmp/b/run"
+check_match "archive: ... says so, in one line" '^raw-archive: /dev/null/store: cannot make it \(BENCH_RAW_STORE\)$' "$out"
+check_rc "archive: usage" 1 archive pack
+check_match "archive: ... says so" '^raw-archive: usage: bench/raw-archive pack RUN \| unpack RUN \[FILE\]$' "$out"
+
+# The recorded runs in git, made by this bench/report: from what git holds
+# (results.csv, timings.csv, settings/, raw.sha256; no raw/, no archive),
+# the same summary.csv, decisions.csv and report.md, byte for byte (the
+# report without its plot: gnuplot's bytes are those of its version).
+# results-thin was made by the method before (bench/report of commit
+# 304d5c5, from its archive; bench/README) and is not rebuilt here.
+for r in results results-initcwnd; do
+	src=$top/bench/$r
+	if [ ! -f "$src/results.csv" ]; then
+		note "recorded run bench/$r: SKIP, not in this tree (the source package leaves it out)"
+		continue
+	fi
+	mkdir -p "$tmp/recorded/$r"
+	cp -r "$src/settings" "$src/results.csv" "$src/timings.csv" "$src/raw.sha256" "$tmp/recorded/$r/"
+	check "recorded run bench/$r: rebuilt from results.csv and settings" \
+		env BENCH_RAW_STORE="$tmp/nowhere" "$top/bench/report" --no-plot "$tmp/recorded/$r"
+	for f in summary.csv decisions.csv; do
+		check "recorded run bench/$r: $f as in git" cmp "$src/$f" "$tmp/recorded/$r/$f"
+	done
+	sed '/^!\[.*\](plot\.png)$/,+1d' "$src/report.md" >"$tmp/recorded/$r.md"
+	check "recorded run bench/$r: report.md as in git, less the plot" cmp "$tmp/recorded/$r.md" "$tmp/recorded/$r/report.md"
+done
+
 # bench/plan: the cells and their order. With links a (RTT 100 ms, 10
 # Mbit/s) and b (a black hole, MTU 1400): the ref pass of 2 rounds gives
 # stock one round on b (certain to stall) and two on a, the package two on

@@ -130,6 +130,19 @@ def read_settings(path):
     return vals
 
 
+def read_raw_archive(path):
+    """RESULTS/raw.sha256 (bench/raw-archive): (SHA-256, archive's name) of
+    the raw files' archive, or None when absent."""
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    m = re.fullmatch(r"([0-9a-f]{64})  ([A-Za-z0-9._-]+\.tar\.xz)", lines[0]) if len(lines) == 1 else None
+    if not m:
+        die(f"{path}: not one line of sha256sum's format naming a .tar.xz")
+    return m.group(1), m.group(2)
+
+
 def read_plan(path):
     """settings/plan.txt: the cells in the order they ran, (pass, round,
     link, profile) each; [] when absent (a run before the plan was written)."""

@@ -213,6 +213,13 @@ def write_report(res, summary, rounds, ctx, judgements, state, power, plotted):
 
     w("# Benchmark: what a visitor gets, in a Debian 13 VM")
     w("")
+    if ctx["raw_archive"]:
+        w("Raw files: `%s`, SHA-256 `%s` (raw.sha256), kept outside git: attached to the release that follows "
+          "the run, and on the machine that made it in bench/raw-archive's store "
+          "(/var/cache/wp-panel-nettune-dev/bench-raw by default). `bench/run --report DIR` checks the archive "
+          "against that SHA-256 and unpacks it into raw/ (bench/README, \"The raw files of each run\")." % (
+              ctx["raw_archive"][1], ctx["raw_archive"][0]))
+        w("")
     for para in (machine(settings) if settings else []) + plan_words(rounds, settings, ctx["plan"], ctx["links"],
                                                                           ctx["profiles"]):
         w(para)

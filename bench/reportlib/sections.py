@@ -279,7 +279,8 @@ def rest(res, summary, ctx, names, iws):
           "competing sender, interrupts and everything else on vCPU %s; receive steering to match; QEMU's vCPU "
           "threads pinned to the host's CPUs), the links (bench/links, netem on the router), the HTTPS server "
           "(nginx, TLS 1.3, an ECDSA P-256 certificate made at run time), the loads and the definitions. The raw "
-          "files are in raw/, the settings read back in settings/, every measurement in results.csv, every "
+          "files are in %s, the settings read back in settings/, every measurement in results.csv, every "
           "figure's median and spread in summary.csv, every comparison of the rule in decisions.csv." % (
-              settings.get("server_cpu", "1"), settings.get("client_cpu", "0")), ""]
+              settings.get("server_cpu", "1"), settings.get("client_cpu", "0"),
+              "the archive named at the top (raw/ once unpacked)" if ctx["raw_archive"] else "raw/"), ""]
     return w

@@ -144,8 +144,8 @@ check_eq "nothing published holds the secret key" "exit 0: " "$(scan "$work/repo
 # in the source package.
 members=$(tar -tJf "$src" 2>/dev/null | sed 's|^[^/]*/||')
 check_eq "no recorded benchmark run in the source tarball" "" \
-	"$(printf '%s\n' "$members" | grep -E '^bench/results(-thin)?/' || true)"
-for f in bench/report bench/run bench/reportlib/decide.py tests/fixtures/bench/results.csv \
+	"$(printf '%s\n' "$members" | grep -E '^bench/results[^/]*/' || true)"
+for f in bench/report bench/run bench/raw-archive bench/reportlib/decide.py tests/fixtures/bench/results.csv \
 	debian/rules src/apply.c; do
 	check_eq "the source tarball has $f" "$f" "$(printf '%s\n' "$members" | grep -x "$f" || true)"
 done
