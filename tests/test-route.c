@@ -232,6 +232,7 @@ static void test_truncated(void **state _unused_)
 
 /* --- route_takeback_plan ------------------------------------------------- */
 
+/* A unicast route of protocol boot (ip route add), as the kernel dumps it. */
 #define V4(dev, gw, m, t, cw, rw)  \
 	{ .family = AF_INET,       \
 	  .type = RTN_UNICAST,     \
@@ -251,89 +252,107 @@ static void test_truncated(void **state _unused_)
 	  .metric = (m),           \
 	  .initcwnd = (cw),        \
 	  .initrwnd = (rw) }
+/* ip route add unreachable|blackhole default metric M: IPv4's has neither
+ * interface nor gateway, IPv6's is dumped through lo (1). */
+#define REJECT4(t, m) \
+	{ .family = AF_INET, .type = (t), .protocol = RTPROT_BOOT, .metric = (m) }
+#define REJECT6(t, m)              \
+	{ .family = AF_INET6,      \
+	  .type = (t),             \
+	  .ifindex = 1,            \
+	  .protocol = RTPROT_BOOT, \
+	  .metric = (m) }
 
-/* The interfaces: 2 is nta, 3 is ntb, whose routes have the windows. */
+/* The interfaces: 1 is lo, 2 is nta, 3 is ntb, whose route ROUTES[I] has
+ * the windows 32 and 32 to take off. */
 struct plan_case {
-	const char *what;
+	const char *why;
 	struct route_default routes[4];
 	size_t n;
-	size_t i; /* the route with the windows */
+	size_t i;
 	enum route_takeback want;
 };
 
 static const struct plan_case plan_cases[] = {
-	{ "alone", { V4(3, "198.51.100.1", 100, 0, 32, 32) }, 1, 0, ROUTE_TAKEBACK_REPLACE },
-	{ "alone, beside an IPv6 route of the same metric",
+	/* REPLACE: no other route has the key. */
+	{ "alone: no other route to replace",
+	  { V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  1,
+	  0,
+	  ROUTE_TAKEBACK_REPLACE },
+	{ "IPv6 alone: no other route to replace",
+	  { V6(3, "fe80::2", 1024, 32, 32) },
+	  1,
+	  0,
+	  ROUTE_TAKEBACK_REPLACE },
+	{ "an IPv6 route of the same metric is of another family, so another key",
 	  { V4(3, "198.51.100.1", 100, 0, 32, 32), V6(2, "fe80::1", 100, 0, 0) },
 	  2,
 	  0,
 	  ROUTE_TAKEBACK_REPLACE },
-	{ "beside another metric of the same interface",
+	{ "a route of another metric through the same interface is another key",
 	  { V4(3, "198.51.100.1", 200, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_REPLACE },
-	/* The red team's: replacing ntb's could replace nta's. */
-	{ "another interface's at the same metric",
-	  { V4(2, "192.0.2.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	{ "IPv6: another interface's route of another metric is another key",
+	  { V6(2, "fe80::1", 100, 0, 0), V6(3, "fe80::2", 1024, 32, 32) },
 	  2,
 	  1,
-	  ROUTE_TAKEBACK_SHARED },
-	{ "another interface's at the same metric, listed after",
-	  { V4(3, "198.51.100.1", 100, 0, 32, 32), V4(2, "192.0.2.1", 100, 0, 0, 0) },
-	  2,
-	  0,
-	  ROUTE_TAKEBACK_SHARED },
-	{ "another interface's at the same metric, with windows of its own",
-	  { V4(2, "192.0.2.1", 100, 0, 32, 32), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  ROUTE_TAKEBACK_REPLACE },
+	{ "an unreachable route of another metric is another key",
+	  { REJECT4(RTN_UNREACHABLE, 200), V4(3, "198.51.100.1", 100, 0, 32, 32) },
 	  2,
 	  1,
-	  ROUTE_TAKEBACK_SHARED },
-	{ "IPv6, another interface's at the same metric",
-	  { V6(2, "fe80::1", 1024, 0, 0), V6(3, "fe80::2", 1024, 32, 32) },
-	  2,
-	  1,
-	  ROUTE_TAKEBACK_SHARED },
-	{ "IPv6 alone", { V6(3, "fe80::2", 1024, 32, 32) }, 1, 0, ROUTE_TAKEBACK_REPLACE },
-	{ "a route of another ToS at the same metric is another key",
+	  ROUTE_TAKEBACK_REPLACE },
+	/* IPv4's ToS is part of the key. */
+	{ "ToS: the plain route of the same metric is another key",
 	  { V4(3, "198.51.100.1", 100, 0, 0, 0),
 	    V4(3, "198.51.100.1", 100, 0x10, 32, 32) },
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_REPLACE },
-	{ "the same ToS through another gateway",
-	  { V4(3, "198.51.100.2", 100, 0x10, 0, 0),
-	    V4(3, "198.51.100.1", 100, 0x10, 32, 32) },
-	  2,
-	  1,
-	  ROUTE_TAKEBACK_SHARED },
-	/* A manager added its route again beside the one with the windows. */
-	{ "IPv4 twin without the windows",
-	  { V4(3, "198.51.100.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
-	  2,
-	  1,
-	  ROUTE_TAKEBACK_DELETE },
-	{ "IPv4 twin, with another interface's at the same metric too",
-	  { V4(2, "192.0.2.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 0, 0),
-	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
-	  3,
-	  2,
-	  ROUTE_TAKEBACK_DELETE },
-	/* The red team's: "a ToS route is deleted as a twin". */
-	{ "a ToS route is no twin of the plain one",
-	  { V4(3, "198.51.100.1", 100, 0, 0, 0),
-	    V4(3, "198.51.100.1", 100, 0x10, 32, 32) },
-	  2,
-	  1,
-	  ROUTE_TAKEBACK_REPLACE },
-	{ "nor the plain one of a ToS route",
+	{ "ToS: a ToS route of the same metric is another key than the plain one",
 	  { V4(3, "198.51.100.1", 100, 0x10, 0, 0),
 	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_REPLACE },
-	{ "a twin with other windows is no twin without them",
-	  { V4(3, "198.51.100.1", 100, 0, 20, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	{ "ToS: another interface's plain route of the same metric is another key",
+	  { V4(2, "192.0.2.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0x10, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_REPLACE },
+
+	/* SHARED: NLM_F_REPLACE could replace the other route of the key. */
+	{ "another interface's route of the same key, listed before",
+	  { V4(2, "192.0.2.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "another interface's route of the same key, listed after",
+	  { V4(3, "198.51.100.1", 100, 0, 32, 32), V4(2, "192.0.2.1", 100, 0, 0, 0) },
+	  2,
+	  0,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "another interface's route of the same key with windows of its own",
+	  { V4(2, "192.0.2.1", 100, 0, 32, 32), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "another interface's route through the same (link-local) gateway is no twin",
+	  { V4(2, "169.254.0.1", 100, 0, 0, 0), V4(3, "169.254.0.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "a route of the same interface through another gateway is no twin",
+	  { V4(3, "198.51.100.2", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "ToS: the same ToS through another gateway is no twin",
+	  { V4(3, "198.51.100.2", 100, 0x10, 0, 0),
+	    V4(3, "198.51.100.1", 100, 0x10, 32, 32) },
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_SHARED },
@@ -348,38 +367,110 @@ static const struct plan_case plan_cases[] = {
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_SHARED },
-	/* The red team's too: an unreachable default route of the same
-	 * metric, listed first, is the one the kernel would replace. */
-	{ "an unreachable route at the same metric",
-	  { { .family = AF_INET, .type = RTN_UNREACHABLE, .metric = 100 },
-	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	{ "a local route through the same interface is no twin: it would be left alone",
+	  { { .family = AF_INET,
+	      .type = RTN_LOCAL,
+	      .ifindex = 3,
+	      .protocol = RTPROT_BOOT,
+	      .metric = 100 },
+	    V4(3, "", 100, 0, 32, 32) },
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_SHARED },
-	{ "an unreachable route at another metric",
-	  { { .family = AF_INET, .type = RTN_UNREACHABLE, .metric = 200 },
-	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	{ "a twin with another initial congestion window has windows of its own",
+	  { V4(3, "198.51.100.1", 100, 0, 20, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
 	  2,
 	  1,
-	  ROUTE_TAKEBACK_REPLACE },
-	/* IPv6 keeps no two routes that differ only in their windows apart:
-	 * one of a key is left, never deleted. */
-	{ "IPv6 twin",
+	  ROUTE_TAKEBACK_SHARED },
+	{ "a twin with only a receive window has a window of its own",
+	  { V4(3, "198.51.100.1", 100, 0, 0, 40), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "a twin with other windows than the ones taken off has windows of its own",
+	  { V4(3, "198.51.100.1", 100, 0, 20, 20), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "an unreachable route of the same key is the first of it, to be replaced",
+	  { REJECT4(RTN_UNREACHABLE, 100), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "a blackhole route of the same key, listed after, shares it all the same",
+	  { V4(3, "198.51.100.1", 100, 0, 32, 32), REJECT4(RTN_BLACKHOLE, 100) },
+	  2,
+	  0,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "IPv6: an unreachable route (through lo) of the same metric shares the key",
+	  { REJECT6(RTN_UNREACHABLE, 1024), V6(3, "fe80::2", 1024, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "IPv6: another interface's route of the same metric shares the key",
+	  { V6(2, "fe80::1", 1024, 0, 0), V6(3, "fe80::2", 1024, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	/* IPv6 holds no two routes that differ only in their windows, nor
+	 * deletes by them: were a twin listed, it is left. */
+	{ "IPv6: a twin is left, since IPv6 does not match a deletion by windows",
 	  { V6(3, "fe80::2", 1024, 0, 0), V6(3, "fe80::2", 1024, 32, 32) },
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_SHARED },
+
+	/* DELETE: a manager added its route again beside the one with the
+	 * windows; RTM_DELROUTE matched by the windows takes this one. */
+	{ "an IPv4 twin without the windows, listed before",
+	  { V4(3, "198.51.100.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_DELETE },
+	{ "an IPv4 twin without the windows, listed after",
+	  { V4(3, "198.51.100.1", 100, 0, 32, 32), V4(3, "198.51.100.1", 100, 0, 0, 0) },
+	  2,
+	  0,
+	  ROUTE_TAKEBACK_DELETE },
+	{ "a twin, beside another interface's route: deleting by the windows takes ours",
+	  { V4(2, "192.0.2.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 0, 0),
+	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  3,
+	  2,
+	  ROUTE_TAKEBACK_DELETE },
+	{ "ToS: a twin of the same ToS",
+	  { V4(3, "198.51.100.1", 100, 0x10, 32, 32),
+	    V4(3, "198.51.100.1", 100, 0x10, 0, 0) },
+	  2,
+	  0,
+	  ROUTE_TAKEBACK_DELETE },
+	{ "a twin through no gateway (a point-to-point link)",
+	  { V4(3, "", 100, 0, 0, 0), V4(3, "", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_DELETE },
 };
 
 static void test_takeback_plan(void **state _unused_)
 {
+	static const char *const name[] = {
+		[ROUTE_TAKEBACK_REPLACE] = "REPLACE",
+		[ROUTE_TAKEBACK_DELETE] = "DELETE",
+		[ROUTE_TAKEBACK_SHARED] = "SHARED",
+	};
+	unsigned failed = 0;
+
 	for (size_t c = 0; c < ELEMENTSOF(plan_cases); c++) {
 		const struct plan_case *pc = &plan_cases[c];
 		enum route_takeback how = route_takeback_plan(pc->routes, pc->n, pc->i);
 
-		if (how != pc->want)
-			fail_msg("%s: %d, not %d", pc->what, how, pc->want);
+		if (how != pc->want) {
+			print_error("%s: %s, not %s\n", pc->why, name[how],
+				    name[pc->want]);
+			failed++;
+		}
 	}
+	assert_int_equal(failed, 0);
 }
 
 static void test_names(void **state _unused_)
