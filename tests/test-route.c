@@ -180,28 +180,52 @@ static void test_not_default_routes(void **state _unused_)
 	assert_int_equal(route_parse(&m.h, &rt), 0);
 }
 
+/* Appends to the multipath attribute MP a hop through IFINDEX and GATEWAY. */
+static void nexthop_add(struct message *m, struct rtattr *mp, int ifindex,
+			const char *gateway)
+{
+	struct rtnexthop *nh = (struct rtnexthop *)((char *)&m->h + m->h.nlmsg_len);
+	unsigned char gw[4];
+
+	assert_true((char *)(nh + 1) <= (char *)m + sizeof(*m));
+	memset(nh, 0, sizeof(*nh));
+	nh->rtnh_ifindex = ifindex;
+	m->h.nlmsg_len += sizeof(*nh);
+	assert_int_equal(inet_pton(AF_INET, gateway, gw), 1);
+	attr_add(m, mp, RTA_GATEWAY, gw, sizeof(gw));
+	nh->rtnh_len = (unsigned short)((char *)&m->h + m->h.nlmsg_len - (char *)nh);
+}
+
+/* ip route add default metric M nexthop via 198.51.100.1 dev if7
+ * nexthop via 192.0.2.1 dev if2 */
+static void multipath_route(struct message *m, int first, uint32_t metric)
+{
+	struct rtattr *mp;
+
+	message_init(m, AF_INET, 0, RT_TABLE_MAIN, RTPROT_BOOT);
+	attr_u32(m, NULL, RTA_TABLE, RT_TABLE_MAIN);
+	attr_u32(m, NULL, RTA_PRIORITY, metric);
+	mp = attr_add(m, NULL, RTA_MULTIPATH, NULL, 0);
+	nexthop_add(m, mp, first, "198.51.100.1");
+	nexthop_add(m, mp, 2, "192.0.2.1");
+}
+
 /* A multipath default route: no RTA_OIF of its own, its first hop's
  * interface and gateway stand for it. */
 static void test_multipath(void **state _unused_)
 {
 	struct message m;
 	struct route_default rt;
-	struct rtattr *mp;
-	struct rtnexthop *nh;
-	unsigned char gw[4];
 
-	message_init(&m, AF_INET, 0, RT_TABLE_MAIN, RTPROT_STATIC);
-	mp = attr_add(&m, NULL, RTA_MULTIPATH, NULL, 0);
-	nh = (struct rtnexthop *)((char *)&m.h + m.h.nlmsg_len);
-	memset(nh, 0, sizeof(*nh));
-	nh->rtnh_ifindex = 7;
-	m.h.nlmsg_len += sizeof(*nh);
-	assert_int_equal(inet_pton(AF_INET, "198.51.100.1", gw), 1);
-	attr_add(&m, mp, RTA_GATEWAY, gw, sizeof(gw));
-	nh->rtnh_len = (unsigned short)((char *)&m.h + m.h.nlmsg_len - (char *)nh);
+	multipath_route(&m, 7, 0);
 	assert_int_equal(route_parse(&m.h, &rt), 1);
 	assert_int_equal(rt.ifindex, 7);
 	assert_string_equal(rt.gateway, "198.51.100.1");
+	assert_true(rt.multipath);
+
+	default_route(&m, AF_INET, RTPROT_BOOT, 0, "198.51.100.1", 7);
+	assert_int_equal(route_parse(&m.h, &rt), 1);
+	assert_false(rt.multipath);
 }
 
 /* A message shorter than its header, and attributes whose lengths run past
@@ -350,6 +374,32 @@ static const struct plan_case plan_cases[] = {
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_SHARED },
+	{ "a multipath route whose first hop is ours is no twin: it goes through nta too",
+	  { { .family = AF_INET,
+	      .type = RTN_UNICAST,
+	      .ifindex = 3,
+	      .multipath = true,
+	      .gateway = "198.51.100.1",
+	      .protocol = RTPROT_BOOT,
+	      .metric = 100 },
+	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "nor is the route of a multipath one's first hop its twin",
+	  { V4(3, "198.51.100.1", 100, 0, 0, 0),
+	    { .family = AF_INET,
+	      .type = RTN_UNICAST,
+	      .ifindex = 3,
+	      .multipath = true,
+	      .gateway = "198.51.100.1",
+	      .protocol = RTPROT_BOOT,
+	      .metric = 100,
+	      .initcwnd = 32,
+	      .initrwnd = 32 } },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
 	{ "ToS: the same ToS through another gateway is no twin",
 	  { V4(3, "198.51.100.2", 100, 0x10, 0, 0),
 	    V4(3, "198.51.100.1", 100, 0x10, 32, 32) },
@@ -473,6 +523,24 @@ static void test_takeback_plan(void **state _unused_)
 	assert_int_equal(failed, 0);
 }
 
+/* The same, from the messages the kernel dumps: the multipath route's
+ * first hop is through ntb and its gateway. Deleting the route with the
+ * windows would leave the multipath one, and nta with ntb's traffic. */
+static void test_takeback_beside_multipath(void **state _unused_)
+{
+	struct route_default routes[2];
+	struct message m;
+	struct rtattr *metrics;
+
+	multipath_route(&m, 3, 100);
+	assert_int_equal(route_parse(&m.h, &routes[0]), 1);
+	metrics = default_route(&m, AF_INET, RTPROT_BOOT, 100, "198.51.100.1", 3);
+	attr_u32(&m, metrics, RTAX_INITCWND, 32);
+	attr_u32(&m, metrics, RTAX_INITRWND, 32);
+	assert_int_equal(route_parse(&m.h, &routes[1]), 1);
+	assert_int_equal(route_takeback_plan(routes, 2, 1), ROUTE_TAKEBACK_SHARED);
+}
+
 static void test_names(void **state _unused_)
 {
 	char buf[16];
@@ -501,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_multipath),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_takeback_plan),
+		cmocka_unit_test(test_takeback_beside_multipath),
 		cmocka_unit_test(test_names),
 	};
 
