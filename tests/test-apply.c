@@ -127,6 +127,18 @@ static const struct apply_case cases[] = {
 		.journal_after = "key\t" SOMAXCONN "\t4096\t65535\n",
 	},
 	{
+		.name = "a key this kernel lacks, first: the keys after it are still set",
+		.fragment = PROBES " = 5\n" SOMAXCONN " = 65535\n",
+		.live = { PROBES },
+		.output = PREFIX "apply: warning: " PROBES
+				 " is not in this kernel or namespace, "
+				 "ignoring\n"
+				 "set " SOMAXCONN " = 65535 (was 4096)\n"
+				 "Set 1 key, 0 already in effect, 1 skipped.\n",
+		.after = { SOMAXCONN "=65535" },
+		.journal_after = "key\t" SOMAXCONN "\t4096\t65535\n",
+	},
+	{
 		.name = "a key that cannot be read: an error, after every key is tried",
 		.fragment = FIN " = 15\n" SOMAXCONN " = 65535\n",
 		.live = { FIN "/" },
