@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "command.h"
 #include "i18n.h"
 #include "initwnd.h"
@@ -292,60 +293,84 @@ static void say_left_alone(const struct context *ctx, const struct assignment *a
 	       text_escape(theirs->value, value, sizeof(value)));
 }
 
-/* Sets one key of the fragment: returns an outcome, or -errno on a real
- * failure. The record is written ahead: the original and the value about to
- * be written are on disk before the kernel changes, and what the kernel then
- * holds after it, so that a run killed at any point leaves a record revert
- * can trust. */
+enum apply_action apply_decide(const struct apply_facts *f)
+{
+	/* Purge puts back only the keys the journal may name. */
+	if (!f->journaled)
+		return APPLY_NOT_PROFILE;
+	if (f->other_file)
+		return APPLY_OTHER_FILE;
+	if (f->read_error < 0)
+		return APPLY_UNREADABLE;
+	/* Set earlier by a reboot after an edit, or by a run that was stopped
+	 * before it recorded it: purge must know. */
+	if (strcmp(f->live, f->wanted) == 0) {
+		bool lags = f->rec &&
+			    (strcmp(f->rec->applied, f->live) != 0 || f->rec->pending[0]);
+
+		return lags && !f->dry_run ? APPLY_SETTLE : APPLY_IN_EFFECT;
+	}
+	if (f->module_refused)
+		return APPLY_MODULE_REFUSED;
+	return f->dry_run ? APPLY_WOULD_SET : APPLY_SET;
+}
+
+/* Sets one key of the fragment, as apply_decide() says: returns an outcome,
+ * or -errno on a real failure. The record is written ahead: the original
+ * and the value about to be written are on disk before the kernel changes,
+ * and what the kernel then holds after it, so that a run killed at any
+ * point leaves a record revert can trust. */
 static int apply_one(const struct context *ctx, const struct sysinfo *info,
 		     const struct assignments *all, const struct assignment *a,
 		     struct state *state)
 {
 	const struct assignment *theirs = overrides_find(all, a->key);
-	char live[VALUE_MAX + 1];
+	char live[VALUE_MAX + 1] = "";
+	struct apply_facts f = { .journaled = tunable_journaled(a->key),
+				 .other_file = theirs != NULL,
+				 .live = live,
+				 .wanted = a->value,
+				 .module_refused = value_needs_refused_module(a, info),
+				 .dry_run = ctx->dry_run };
 	const char *side_effect;
-	struct record *rec;
+	struct record *rec = NULL;
 	struct step *step, made;
 	int r, w;
 
-	/* Purge puts back only the keys the journal may name. */
-	if (!tunable_journaled(a->key)) {
+	if (f.journaled && !f.other_file) {
+		f.read_error = sysctl_read(ctx->root, a->key, live, sizeof(live));
+		step = state_find(state, STEP_KEY, a->key);
+		rec = step ? &step->key : NULL;
+		f.rec = rec;
+	}
+	switch (apply_decide(&f)) {
+	case APPLY_NOT_PROFILE:
 		log_warning(_("not setting %s = %s: not a key of the profile, which purge "
 			      "could not put back; set it in a sysctl.d file of your own"),
 			    a->key, a->value);
 		return OUTCOME_SKIPPED;
-	}
-	if (theirs) {
+	case APPLY_OTHER_FILE:
 		say_left_alone(ctx, a, theirs);
 		return OUTCOME_OTHER_FILE;
-	}
-	r = sysctl_read(ctx->root, a->key, live, sizeof(live));
-	if (r < 0)
-		return key_failed(a, false, r);
-	step = state_find(state, STEP_KEY, a->key);
-	rec = step ? &step->key : NULL;
-	if (strcmp(live, a->value) == 0) {
-		/* Set earlier by a reboot after an edit, or by a run that was
-		 * stopped before it recorded it: purge must know. */
-		if (rec && (strcmp(rec->applied, live) != 0 || rec->pending[0]) &&
-		    !ctx->dry_run) {
-			settle_record(ctx, state, a->key);
-			r = journal_save_or_log(ctx, state);
-			if (r < 0)
-				return r;
-		}
+	case APPLY_UNREADABLE:
+		return key_failed(a, false, f.read_error);
+	case APPLY_SETTLE:
+		settle_record(ctx, state, a->key);
+		r = journal_save_or_log(ctx, state);
+		return r < 0 ? r : OUTCOME_UNCHANGED;
+	case APPLY_IN_EFFECT:
 		return OUTCOME_UNCHANGED;
-	}
-	if (value_needs_refused_module(a, info)) {
+	case APPLY_MODULE_REFUSED:
 		log_warning(
 			_("not setting %s = %s: its module is blacklisted, and the kernel "
 			  "would load it anyway"),
 			a->key, a->value);
 		return OUTCOME_SKIPPED;
-	}
-	if (ctx->dry_run) {
+	case APPLY_WOULD_SET:
 		printf(_("would set %s = %s (now %s)\n"), a->key, a->value, live);
 		return OUTCOME_SET;
+	case APPLY_SET:
+		break;
 	}
 
 	/* A second apply keeps the recorded original. */

@@ -106,6 +106,7 @@ static int parse_default(const struct nlmsghdr *h, struct route_default *ret,
 			parse_metrics(rta, ret);
 			break;
 		case RTA_MULTIPATH:
+			ret->multipath = true;
 			parse_multipath(rta, ret->family, ret);
 			break;
 		default:
@@ -156,11 +157,13 @@ static bool same_key(const struct route_default *a, const struct route_default *
 }
 
 /* The same route but for its windows: through the same interface and
- * gateway, from the same protocol, under the same key. */
+ * gateway, from the same protocol, under the same key. A multipath route
+ * goes through other hops too, whatever its first one. */
 static bool twin(const struct route_default *a, const struct route_default *b)
 {
-	return same_key(a, b) && a->type == b->type && a->ifindex == b->ifindex &&
-	       a->protocol == b->protocol && strcmp(a->gateway, b->gateway) == 0;
+	return same_key(a, b) && a->type == b->type && !a->multipath && !b->multipath &&
+	       a->ifindex == b->ifindex && a->protocol == b->protocol &&
+	       strcmp(a->gateway, b->gateway) == 0;
 }
 
 enum route_takeback route_takeback_plan(const struct route_default *routes, size_t n,
@@ -193,18 +196,6 @@ struct takeback_dump {
 	size_t n_found;
 };
 
-static bool has_attr(const struct nlmsghdr *h, unsigned short type)
-{
-	const struct rtmsg *rtm = NLMSG_DATA(h);
-	int len = (int)h->nlmsg_len - (int)NLMSG_LENGTH(sizeof(*rtm));
-
-	for (const struct rtattr *rta = RTM_RTA(rtm); RTA_OK(rta, len);
-	     rta = RTA_NEXT(rta, len))
-		if (rta->rta_type == type)
-			return true;
-	return false;
-}
-
 static int takeback_each(const struct nlmsghdr *h, void *data)
 {
 	struct takeback_dump *d = data;
@@ -223,8 +214,8 @@ static int takeback_each(const struct nlmsghdr *h, void *data)
 	/* A multipath route and a router advertisement's were never given
 	 * the windows by the helper. */
 	if (rt.type == RTN_UNICAST && rt.ifindex == d->ifindex &&
-	    rt.protocol != RTPROT_RA && !has_attr(h, RTA_MULTIPATH) &&
-	    rt.initcwnd == d->cwnd && rt.initrwnd == d->rwnd) {
+	    rt.protocol != RTPROT_RA && !rt.multipath && rt.initcwnd == d->cwnd &&
+	    rt.initrwnd == d->rwnd) {
 		d->found[d->n_found] = malloc(h->nlmsg_len);
 		if (!d->found[d->n_found])
 			return -ENOMEM;

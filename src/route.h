@@ -4,6 +4,7 @@
 #include <linux/netlink.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,7 +17,8 @@
  * receive window from tcp_rmem). */
 struct route_default {
 	int family; /* AF_INET or AF_INET6 */
-	int ifindex; /* 0: none given (a multipath route's first hop has one) */
+	int ifindex; /* 0: none given */
+	bool multipath; /* RTA_MULTIPATH: its first hop's ifindex and gateway stand for it */
 	char ifname[IF_NAMESIZE];
 	char gateway[INET6_ADDRSTRLEN]; /* "" where the route has none */
 	unsigned protocol; /* RTPROT_*: who added it (dhcp, ra, static, boot) */
@@ -38,9 +40,9 @@ int route_parse(const struct nlmsghdr *h, struct route_default *ret);
  * (NLM_F_REPLACE replaces the first route of its key, and this one is
  * alone under it); DELETE, an IPv4 route with a twin without them (a
  * manager added its route again beside it), so this one goes, matched by
- * its windows; SHARED, another route (another interface's, or one of
- * another gateway) has its key: it is left, since the kernel could replace
- * that one instead. */
+ * its windows; SHARED, another route (another interface's, one of
+ * another gateway, or a multipath one) has its key: it is left, since the
+ * kernel could replace that one instead. */
 enum route_takeback {
 	ROUTE_TAKEBACK_REPLACE,
 	ROUTE_TAKEBACK_DELETE,

@@ -202,14 +202,13 @@ check_eq "congestion control stays cubic" cubic "$(sysctl_value net.ipv4.tcp_con
 check_eq "the other keys are set" 65535 "$(sysctl_value net.core.somaxconn "$t")"
 "$bin" --root "$t" revert >/dev/null
 
-# The same for fq: sch_fq blacklisted after the fragment was made.
+# The same for fq, sch_fq blacklisted after the fragment was made (the key
+# itself: tests/test-apply.c): the rest of the profile is set.
 t=$(fresh debian13-2cpu)
 mkdir -p "$t/etc/modprobe.d"
 echo "blacklist sch_fq" >"$t/etc/modprobe.d/no-fq.conf"
-check_rc "apply with fq in the fragment but blacklisted" 0 "$bin" --root "$t" apply
-check_match "warns about it" 'not setting net.core.default_qdisc = fq: its module is blacklisted' "$out"
-check_eq "the default qdisc stays fq_codel" fq_codel "$(sysctl_value net.core.default_qdisc "$t")"
-check_eq "bbr is set" bbr "$(sysctl_value net.ipv4.tcp_congestion_control "$t")"
+"$bin" --root "$t" apply >/dev/null 2>&1
+check_eq "with fq blacklisted, bbr is set" bbr "$(sysctl_value net.ipv4.tcp_congestion_control "$t")"
 
 # Refusals: a clear one-line message, exit 1, the tree untouched.
 refused() {
@@ -388,46 +387,21 @@ check_eq "the keys after it are still set" 16384 "$(sysctl_value net.ipv4.tcp_no
 check_rc "revert still restores them" 0 "$bin" --root "$t" revert
 check_eq "notsent_lowat is back" 4294967295 "$(sysctl_value net.ipv4.tcp_notsent_lowat "$t")"
 
-# The same failure on a "-" key (net.core.rmem_max, which a network
-# namespace does not have) does not fail apply, and is not hidden: a
-# warning. Absent, such a key is skipped quietly, said only with -v.
+# An absent "-" key (net.core.rmem_max, which a network namespace does not
+# have) is skipped quietly (tests/test-apply.c), said only with -v.
 t=$(fresh debian13-2cpu)
 rm "$t/proc/sys/net/core/rmem_max"
-mkdir "$t/proc/sys/net/core/rmem_max"
-check_rc "a \"-\" key that cannot be read does not fail apply" 0 "$bin" --root "$t" apply
-check_match "it is named in a warning" \
-	'^wp-panel-nettune: apply: warning: cannot read net.core.rmem_max: not a regular file, ignoring$' "$out"
-"$bin" --root "$t" revert >/dev/null
-rmdir "$t/proc/sys/net/core/rmem_max"
-check_rc "an absent \"-\" key does not fail apply" 0 "$bin" --root "$t" apply
-check_eq "and says nothing of it" "" "$(printf '%s\n' "$out" | grep rmem_max || true)"
-"$bin" --root "$t" revert >/dev/null
 check_rc "apply -v" 0 "$bin" --root "$t" -v apply
 check_match "-v says why it was skipped" \
 	'^wp-panel-nettune: apply: cannot read net.core.rmem_max: No such file or directory, ignoring$' "$out"
 "$bin" --root "$t" revert >/dev/null
 
-# A key the kernel does not have: a warning, the rest set, exit 0.
+# A key added to the fragment that is not the profile's is neither set nor
+# journaled (tests/test-apply.c), since purge could not put it back: a
+# journal that names one is not one the helper wrote.
 t=$(fresh debian13-2cpu)
-rm "$t/proc/sys/net/ipv4/tcp_keepalive_probes"
-check_rc "a key this kernel lacks does not fail apply" 0 "$bin" --root "$t" apply
-check_match "it is named in a warning" \
-	'^wp-panel-nettune: apply: warning: net.ipv4.tcp_keepalive_probes is not in this kernel or namespace, ignoring$' "$out"
-check_eq "the keys after it are still set" 16384 "$(sysctl_value net.ipv4.tcp_notsent_lowat "$t")"
-"$bin" --root "$t" revert >/dev/null
-
-# A key added to the fragment that is not the profile's: purge could not
-# put it back (debian/postrm writes only the keys the journal may name), so
-# apply leaves it, says so, and journals nothing of it.
-t=$(fresh debian13-2cpu)
-echo 0 >"$t/proc/sys/net/ipv4/ip_forward"
 echo "net.ipv4.ip_forward = 1" >>"$t$fragment"
-check_rc "a key not of the profile in the fragment does not fail apply" 0 "$bin" --root "$t" apply
-check_match "it is named in a warning" \
-	'^wp-panel-nettune: apply: warning: not setting net\.ipv4\.ip_forward = 1: not a key of the profile, which purge could not put back; set it in a sysctl\.d file of your own$' "$out"
-check_eq "it is not written" 0 "$(cat "$t/proc/sys/net/ipv4/ip_forward")"
-check_eq "nor journaled" "" "$(grep ip_forward "$t$journal" || true)"
-# A journal that names such a key is not one the helper wrote.
+"$bin" --root "$t" apply >/dev/null 2>&1
 { sed '$d' "$t$journal" && printf 'key\tnet.ipv4.ip_forward\t1\t0\n# end\n'; } >"$work/journal"
 cp "$work/journal" "$t$journal"
 check_rc "a journal naming a key the package never sets is refused" 1 "$bin" --root "$t" journal
@@ -442,13 +416,13 @@ check_match "and tells what it would set" '^would set net.core.somaxconn = 65535
 snapshot "$t" >"$work/after"
 check "apply --dry-run wrote nothing" cmp -s "$work/before" "$work/after"
 
-# A second apply never overwrites a recorded original.
+# An edit applied (the second apply keeps the recorded original:
+# tests/test-apply.c): status calls it a choice while the copy as installed
+# proves it one.
 t=$(fresh debian13-2cpu)
 "$bin" --root "$t" apply >/dev/null
 sed -i 's/^net.core.somaxconn = .*/net.core.somaxconn = 1234/' "$t$fragment"
-check_rc "apply after an edit" 0 "$bin" --root "$t" apply
-check_eq "the edited value is live" 1234 "$(sysctl_value net.core.somaxconn "$t")"
-check_match "the original is kept" "^key	net.core.somaxconn	4096	1234$" "$(cat "$t$journal")"
+"$bin" --root "$t" apply >/dev/null
 check_rc "status is 0 with the edit" 0 "$bin" --root "$t" status
 check_match "and calls it an edit" '^net.core.somaxconn +1234 +1234 .*  \(edited; the profile: 65535\)$' "$out"
 check_match "a chosen one" '^As chosen \(exit 0\): edited\.$' "$out"
@@ -459,14 +433,11 @@ check_match "what a new fragment would change" '^           net.core.somaxconn: 
 check_match "and how to take it" "^         fragment\\), then run 'dpkg-reconfigure wp-panel-nettune' to apply it.$" "$out"
 mv "$work/base" "$t/var/lib/wp-panel-nettune/fragment.base"
 
-# Somebody else's change is left alone by revert, and status sees drift.
+# Somebody else's change: status sees drift (revert leaves it:
+# tests/test-apply.c).
 echo 77 >"$t/proc/sys/net/ipv4/tcp_fin_timeout"
 check_rc "status exits 3 on drift" 3 "$bin" --root "$t" status
 check_match "and names the key" '^net.ipv4.tcp_fin_timeout +15 +77 .*DRIFT$' "$out"
-check_rc "revert exits 0" 0 "$bin" --root "$t" revert
-check_match "revert reports the changed key" 'tcp_fin_timeout is now 77, changed since it was set to 15; leaving it' "$out"
-check_eq "that key keeps its new value" 77 "$(sysctl_value net.ipv4.tcp_fin_timeout "$t")"
-check_eq "the others are back" 4096 "$(sysctl_value net.core.somaxconn "$t")"
 
 # A later sysctl.d file wins at boot: status says which.
 t=$(fresh debian13-2cpu)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* apply and revert, run as main runs them, on copies of the captured
+/* apply_decide: one key's facts against what apply does with it. Then apply
+ * and revert, run as main runs them, on copies of the captured
  * debian13-2cpu tree with a small fragment of our own: each row is one
  * decision for one key (set it, already in effect, skipped, left to another
  * file, a record put back, kept or dropped), asserted by the values under
@@ -11,6 +12,7 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -19,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "apply.h"
 #include "command.h"
 #include "helpers.h"
 #include "journal.h"
@@ -123,6 +126,18 @@ static const struct apply_case cases[] = {
 			  "apply: warning: " PROBES " is not in this kernel or namespace, "
 			  "ignoring\n"
 			  "Set 1 key, 0 already in effect, 1 skipped.\n",
+		.after = { SOMAXCONN "=65535" },
+		.journal_after = "key\t" SOMAXCONN "\t4096\t65535\n",
+	},
+	{
+		.name = "a key this kernel lacks, first: the keys after it are still set",
+		.fragment = PROBES " = 5\n" SOMAXCONN " = 65535\n",
+		.live = { PROBES },
+		.output = PREFIX "apply: warning: " PROBES
+				 " is not in this kernel or namespace, "
+				 "ignoring\n"
+				 "set " SOMAXCONN " = 65535 (was 4096)\n"
+				 "Set 1 key, 0 already in effect, 1 skipped.\n",
 		.after = { SOMAXCONN "=65535" },
 		.journal_after = "key\t" SOMAXCONN "\t4096\t65535\n",
 	},
@@ -467,9 +482,148 @@ static void test_apply_decisions(void **state _unused_)
 	}
 }
 
+/* The journal's step for somaxconn: original, applied, pending. */
+#define STEP(o, a, p) (&(const struct record){ SOMAXCONN, o, a, p })
+
+static void test_apply_decide(void **state _unused_)
+{
+	static const char *const name[] = {
+		[APPLY_NOT_PROFILE] = "not-profile",
+		[APPLY_OTHER_FILE] = "other-file",
+		[APPLY_UNREADABLE] = "unreadable",
+		[APPLY_IN_EFFECT] = "in-effect",
+		[APPLY_SETTLE] = "settle",
+		[APPLY_MODULE_REFUSED] = "module-refused",
+		[APPLY_WOULD_SET] = "would-set",
+		[APPLY_SET] = "set",
+	};
+	/* Not static: the steps are compound literals. */
+	const struct {
+		const char *why;
+		struct apply_facts facts;
+		enum apply_action want;
+	} rows[] = {
+		{ "not of the profile, whatever else is known of it",
+		  { .other_file = true, .read_error = -ENOENT, .live = "", .wanted = "1" },
+		  APPLY_NOT_PROFILE },
+		{ "not of the profile, in a dry run too",
+		  { .live = "0", .wanted = "1", .dry_run = true },
+		  APPLY_NOT_PROFILE },
+		{ "another file sets it: left to it, its live value never read",
+		  { .journaled = true,
+		    .other_file = true,
+		    .read_error = -ENOENT,
+		    .live = "",
+		    .wanted = "65535" },
+		  APPLY_OTHER_FILE },
+		{ "another file sets it, to the same value as ours",
+		  { .journaled = true,
+		    .other_file = true,
+		    .live = "65535",
+		    .wanted = "65535" },
+		  APPLY_OTHER_FILE },
+		{ "its live value cannot be read",
+		  { .journaled = true,
+		    .read_error = -ENOENT,
+		    .live = "",
+		    .wanted = "65535" },
+		  APPLY_UNREADABLE },
+		{ "its live value cannot be read, with a step",
+		  { .journaled = true,
+		    .read_error = -EACCES,
+		    .live = "",
+		    .wanted = "65535",
+		    .rec = STEP("4096", "65535", "") },
+		  APPLY_UNREADABLE },
+		{ "live already, no step",
+		  { .journaled = true, .live = "65535", .wanted = "65535" },
+		  APPLY_IN_EFFECT },
+		{ "live already, the step as apply left it",
+		  { .journaled = true,
+		    .live = "65535",
+		    .wanted = "65535",
+		    .rec = STEP("4096", "65535", "") },
+		  APPLY_IN_EFFECT },
+		{ "live after a boot with an edited fragment: the step follows",
+		  { .journaled = true,
+		    .live = "1234",
+		    .wanted = "1234",
+		    .rec = STEP("4096", "65535", "") },
+		  APPLY_SETTLE },
+		{ "written by a run stopped before it recorded it: settled",
+		  { .journaled = true,
+		    .live = "65535",
+		    .wanted = "65535",
+		    .rec = STEP("4096", "4096", "65535") },
+		  APPLY_SETTLE },
+		{ "a write that never came, its value wanted no more: the step settled",
+		  { .journaled = true,
+		    .live = "65535",
+		    .wanted = "65535",
+		    .rec = STEP("4096", "65535", "1234") },
+		  APPLY_SETTLE },
+		{ "the same in a dry run: nothing written",
+		  { .journaled = true,
+		    .live = "65535",
+		    .wanted = "65535",
+		    .rec = STEP("4096", "4096", "65535"),
+		    .dry_run = true },
+		  APPLY_IN_EFFECT },
+		{ "live already, its module blacklisted: nothing to write",
+		  { .journaled = true,
+		    .live = "fq",
+		    .wanted = "fq",
+		    .module_refused = true },
+		  APPLY_IN_EFFECT },
+		{ "another value live, its module blacklisted",
+		  { .journaled = true,
+		    .live = "fq_codel",
+		    .wanted = "fq",
+		    .module_refused = true },
+		  APPLY_MODULE_REFUSED },
+		{ "the same in a dry run",
+		  { .journaled = true,
+		    .live = "fq_codel",
+		    .wanted = "fq",
+		    .module_refused = true,
+		    .dry_run = true },
+		  APPLY_MODULE_REFUSED },
+		{ "another value live, in a dry run",
+		  { .journaled = true, .live = "4096", .wanted = "65535", .dry_run = true },
+		  APPLY_WOULD_SET },
+		{ "another value live",
+		  { .journaled = true, .live = "4096", .wanted = "65535" },
+		  APPLY_SET },
+		{ "another value live, with the step of an earlier apply",
+		  { .journaled = true,
+		    .live = "65535",
+		    .wanted = "1234",
+		    .rec = STEP("4096", "65535", "") },
+		  APPLY_SET },
+	};
+	bool seen[ELEMENTSOF(name)] = { false };
+	unsigned failed = 0;
+
+	for (size_t i = 0; i < ELEMENTSOF(rows); i++) {
+		enum apply_action got = apply_decide(&rows[i].facts);
+
+		if (got != rows[i].want) {
+			print_error("%s: %s, not %s\n", rows[i].why, name[got],
+				    name[rows[i].want]);
+			failed++;
+		}
+		seen[got] = true;
+	}
+	assert_int_equal(failed, 0);
+	for (size_t a = 0; a < ELEMENTSOF(name); a++)
+		if (!seen[a])
+			fail_msg("no case gives %s", name[a]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_apply_decide),
 		cmocka_unit_test(test_apply_decisions),
 	};
 

@@ -180,28 +180,52 @@ static void test_not_default_routes(void **state _unused_)
 	assert_int_equal(route_parse(&m.h, &rt), 0);
 }
 
+/* Appends to the multipath attribute MP a hop through IFINDEX and GATEWAY. */
+static void nexthop_add(struct message *m, struct rtattr *mp, int ifindex,
+			const char *gateway)
+{
+	struct rtnexthop *nh = (struct rtnexthop *)((char *)&m->h + m->h.nlmsg_len);
+	unsigned char gw[4];
+
+	assert_true((char *)(nh + 1) <= (char *)m + sizeof(*m));
+	memset(nh, 0, sizeof(*nh));
+	nh->rtnh_ifindex = ifindex;
+	m->h.nlmsg_len += sizeof(*nh);
+	assert_int_equal(inet_pton(AF_INET, gateway, gw), 1);
+	attr_add(m, mp, RTA_GATEWAY, gw, sizeof(gw));
+	nh->rtnh_len = (unsigned short)((char *)&m->h + m->h.nlmsg_len - (char *)nh);
+}
+
+/* ip route add default metric M nexthop via 198.51.100.1 dev if7
+ * nexthop via 192.0.2.1 dev if2 */
+static void multipath_route(struct message *m, int first, uint32_t metric)
+{
+	struct rtattr *mp;
+
+	message_init(m, AF_INET, 0, RT_TABLE_MAIN, RTPROT_BOOT);
+	attr_u32(m, NULL, RTA_TABLE, RT_TABLE_MAIN);
+	attr_u32(m, NULL, RTA_PRIORITY, metric);
+	mp = attr_add(m, NULL, RTA_MULTIPATH, NULL, 0);
+	nexthop_add(m, mp, first, "198.51.100.1");
+	nexthop_add(m, mp, 2, "192.0.2.1");
+}
+
 /* A multipath default route: no RTA_OIF of its own, its first hop's
  * interface and gateway stand for it. */
 static void test_multipath(void **state _unused_)
 {
 	struct message m;
 	struct route_default rt;
-	struct rtattr *mp;
-	struct rtnexthop *nh;
-	unsigned char gw[4];
 
-	message_init(&m, AF_INET, 0, RT_TABLE_MAIN, RTPROT_STATIC);
-	mp = attr_add(&m, NULL, RTA_MULTIPATH, NULL, 0);
-	nh = (struct rtnexthop *)((char *)&m.h + m.h.nlmsg_len);
-	memset(nh, 0, sizeof(*nh));
-	nh->rtnh_ifindex = 7;
-	m.h.nlmsg_len += sizeof(*nh);
-	assert_int_equal(inet_pton(AF_INET, "198.51.100.1", gw), 1);
-	attr_add(&m, mp, RTA_GATEWAY, gw, sizeof(gw));
-	nh->rtnh_len = (unsigned short)((char *)&m.h + m.h.nlmsg_len - (char *)nh);
+	multipath_route(&m, 7, 0);
 	assert_int_equal(route_parse(&m.h, &rt), 1);
 	assert_int_equal(rt.ifindex, 7);
 	assert_string_equal(rt.gateway, "198.51.100.1");
+	assert_true(rt.multipath);
+
+	default_route(&m, AF_INET, RTPROT_BOOT, 0, "198.51.100.1", 7);
+	assert_int_equal(route_parse(&m.h, &rt), 1);
+	assert_false(rt.multipath);
 }
 
 /* A message shorter than its header, and attributes whose lengths run past
@@ -232,6 +256,7 @@ static void test_truncated(void **state _unused_)
 
 /* --- route_takeback_plan ------------------------------------------------- */
 
+/* A unicast route of protocol boot (ip route add), as the kernel dumps it. */
 #define V4(dev, gw, m, t, cw, rw)  \
 	{ .family = AF_INET,       \
 	  .type = RTN_UNICAST,     \
@@ -251,89 +276,133 @@ static void test_truncated(void **state _unused_)
 	  .metric = (m),           \
 	  .initcwnd = (cw),        \
 	  .initrwnd = (rw) }
+/* ip route add unreachable|blackhole default metric M: IPv4's has neither
+ * interface nor gateway, IPv6's is dumped through lo (1). */
+#define REJECT4(t, m) \
+	{ .family = AF_INET, .type = (t), .protocol = RTPROT_BOOT, .metric = (m) }
+#define REJECT6(t, m)              \
+	{ .family = AF_INET6,      \
+	  .type = (t),             \
+	  .ifindex = 1,            \
+	  .protocol = RTPROT_BOOT, \
+	  .metric = (m) }
 
-/* The interfaces: 2 is nta, 3 is ntb, whose routes have the windows. */
+/* The interfaces: 1 is lo, 2 is nta, 3 is ntb, whose route ROUTES[I] has
+ * the windows 32 and 32 to take off. */
 struct plan_case {
-	const char *what;
+	const char *why;
 	struct route_default routes[4];
 	size_t n;
-	size_t i; /* the route with the windows */
+	size_t i;
 	enum route_takeback want;
 };
 
 static const struct plan_case plan_cases[] = {
-	{ "alone", { V4(3, "198.51.100.1", 100, 0, 32, 32) }, 1, 0, ROUTE_TAKEBACK_REPLACE },
-	{ "alone, beside an IPv6 route of the same metric",
+	/* REPLACE: no other route has the key. */
+	{ "alone: no other route to replace",
+	  { V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  1,
+	  0,
+	  ROUTE_TAKEBACK_REPLACE },
+	{ "IPv6 alone: no other route to replace",
+	  { V6(3, "fe80::2", 1024, 32, 32) },
+	  1,
+	  0,
+	  ROUTE_TAKEBACK_REPLACE },
+	{ "an IPv6 route of the same metric is of another family, so another key",
 	  { V4(3, "198.51.100.1", 100, 0, 32, 32), V6(2, "fe80::1", 100, 0, 0) },
 	  2,
 	  0,
 	  ROUTE_TAKEBACK_REPLACE },
-	{ "beside another metric of the same interface",
+	{ "a route of another metric through the same interface is another key",
 	  { V4(3, "198.51.100.1", 200, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_REPLACE },
-	/* The red team's: replacing ntb's could replace nta's. */
-	{ "another interface's at the same metric",
-	  { V4(2, "192.0.2.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	{ "IPv6: another interface's route of another metric is another key",
+	  { V6(2, "fe80::1", 100, 0, 0), V6(3, "fe80::2", 1024, 32, 32) },
 	  2,
 	  1,
-	  ROUTE_TAKEBACK_SHARED },
-	{ "another interface's at the same metric, listed after",
-	  { V4(3, "198.51.100.1", 100, 0, 32, 32), V4(2, "192.0.2.1", 100, 0, 0, 0) },
-	  2,
-	  0,
-	  ROUTE_TAKEBACK_SHARED },
-	{ "another interface's at the same metric, with windows of its own",
-	  { V4(2, "192.0.2.1", 100, 0, 32, 32), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  ROUTE_TAKEBACK_REPLACE },
+	{ "an unreachable route of another metric is another key",
+	  { REJECT4(RTN_UNREACHABLE, 200), V4(3, "198.51.100.1", 100, 0, 32, 32) },
 	  2,
 	  1,
-	  ROUTE_TAKEBACK_SHARED },
-	{ "IPv6, another interface's at the same metric",
-	  { V6(2, "fe80::1", 1024, 0, 0), V6(3, "fe80::2", 1024, 32, 32) },
-	  2,
-	  1,
-	  ROUTE_TAKEBACK_SHARED },
-	{ "IPv6 alone", { V6(3, "fe80::2", 1024, 32, 32) }, 1, 0, ROUTE_TAKEBACK_REPLACE },
-	{ "a route of another ToS at the same metric is another key",
+	  ROUTE_TAKEBACK_REPLACE },
+	/* IPv4's ToS is part of the key. */
+	{ "ToS: the plain route of the same metric is another key",
 	  { V4(3, "198.51.100.1", 100, 0, 0, 0),
 	    V4(3, "198.51.100.1", 100, 0x10, 32, 32) },
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_REPLACE },
-	{ "the same ToS through another gateway",
-	  { V4(3, "198.51.100.2", 100, 0x10, 0, 0),
-	    V4(3, "198.51.100.1", 100, 0x10, 32, 32) },
-	  2,
-	  1,
-	  ROUTE_TAKEBACK_SHARED },
-	/* A manager added its route again beside the one with the windows. */
-	{ "IPv4 twin without the windows",
-	  { V4(3, "198.51.100.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
-	  2,
-	  1,
-	  ROUTE_TAKEBACK_DELETE },
-	{ "IPv4 twin, with another interface's at the same metric too",
-	  { V4(2, "192.0.2.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 0, 0),
-	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
-	  3,
-	  2,
-	  ROUTE_TAKEBACK_DELETE },
-	/* The red team's: "a ToS route is deleted as a twin". */
-	{ "a ToS route is no twin of the plain one",
-	  { V4(3, "198.51.100.1", 100, 0, 0, 0),
-	    V4(3, "198.51.100.1", 100, 0x10, 32, 32) },
-	  2,
-	  1,
-	  ROUTE_TAKEBACK_REPLACE },
-	{ "nor the plain one of a ToS route",
+	{ "ToS: a ToS route of the same metric is another key than the plain one",
 	  { V4(3, "198.51.100.1", 100, 0x10, 0, 0),
 	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_REPLACE },
-	{ "a twin with other windows is no twin without them",
-	  { V4(3, "198.51.100.1", 100, 0, 20, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	{ "ToS: another interface's plain route of the same metric is another key",
+	  { V4(2, "192.0.2.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0x10, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_REPLACE },
+
+	/* SHARED: NLM_F_REPLACE could replace the other route of the key. */
+	{ "another interface's route of the same key, listed before",
+	  { V4(2, "192.0.2.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "another interface's route of the same key, listed after",
+	  { V4(3, "198.51.100.1", 100, 0, 32, 32), V4(2, "192.0.2.1", 100, 0, 0, 0) },
+	  2,
+	  0,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "another interface's route of the same key with windows of its own",
+	  { V4(2, "192.0.2.1", 100, 0, 32, 32), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "another interface's route through the same (link-local) gateway is no twin",
+	  { V4(2, "169.254.0.1", 100, 0, 0, 0), V4(3, "169.254.0.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "a route of the same interface through another gateway is no twin",
+	  { V4(3, "198.51.100.2", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "a multipath route whose first hop is ours is no twin: it goes through nta too",
+	  { { .family = AF_INET,
+	      .type = RTN_UNICAST,
+	      .ifindex = 3,
+	      .multipath = true,
+	      .gateway = "198.51.100.1",
+	      .protocol = RTPROT_BOOT,
+	      .metric = 100 },
+	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "nor is the route of a multipath one's first hop its twin",
+	  { V4(3, "198.51.100.1", 100, 0, 0, 0),
+	    { .family = AF_INET,
+	      .type = RTN_UNICAST,
+	      .ifindex = 3,
+	      .multipath = true,
+	      .gateway = "198.51.100.1",
+	      .protocol = RTPROT_BOOT,
+	      .metric = 100,
+	      .initcwnd = 32,
+	      .initrwnd = 32 } },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "ToS: the same ToS through another gateway is no twin",
+	  { V4(3, "198.51.100.2", 100, 0x10, 0, 0),
+	    V4(3, "198.51.100.1", 100, 0x10, 32, 32) },
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_SHARED },
@@ -348,38 +417,128 @@ static const struct plan_case plan_cases[] = {
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_SHARED },
-	/* The red team's too: an unreachable default route of the same
-	 * metric, listed first, is the one the kernel would replace. */
-	{ "an unreachable route at the same metric",
-	  { { .family = AF_INET, .type = RTN_UNREACHABLE, .metric = 100 },
-	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	{ "a local route through the same interface is no twin: it would be left alone",
+	  { { .family = AF_INET,
+	      .type = RTN_LOCAL,
+	      .ifindex = 3,
+	      .protocol = RTPROT_BOOT,
+	      .metric = 100 },
+	    V4(3, "", 100, 0, 32, 32) },
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_SHARED },
-	{ "an unreachable route at another metric",
-	  { { .family = AF_INET, .type = RTN_UNREACHABLE, .metric = 200 },
-	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	{ "a twin with another initial congestion window has windows of its own",
+	  { V4(3, "198.51.100.1", 100, 0, 20, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
 	  2,
 	  1,
-	  ROUTE_TAKEBACK_REPLACE },
-	/* IPv6 keeps no two routes that differ only in their windows apart:
-	 * one of a key is left, never deleted. */
-	{ "IPv6 twin",
+	  ROUTE_TAKEBACK_SHARED },
+	{ "a twin with only a receive window has a window of its own",
+	  { V4(3, "198.51.100.1", 100, 0, 0, 40), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "a twin with other windows than the ones taken off has windows of its own",
+	  { V4(3, "198.51.100.1", 100, 0, 20, 20), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "an unreachable route of the same key is the first of it, to be replaced",
+	  { REJECT4(RTN_UNREACHABLE, 100), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "a blackhole route of the same key, listed after, shares it all the same",
+	  { V4(3, "198.51.100.1", 100, 0, 32, 32), REJECT4(RTN_BLACKHOLE, 100) },
+	  2,
+	  0,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "IPv6: an unreachable route (through lo) of the same metric shares the key",
+	  { REJECT6(RTN_UNREACHABLE, 1024), V6(3, "fe80::2", 1024, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	{ "IPv6: another interface's route of the same metric shares the key",
+	  { V6(2, "fe80::1", 1024, 0, 0), V6(3, "fe80::2", 1024, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_SHARED },
+	/* IPv6 holds no two routes that differ only in their windows, nor
+	 * deletes by them: were a twin listed, it is left. */
+	{ "IPv6: a twin is left, since IPv6 does not match a deletion by windows",
 	  { V6(3, "fe80::2", 1024, 0, 0), V6(3, "fe80::2", 1024, 32, 32) },
 	  2,
 	  1,
 	  ROUTE_TAKEBACK_SHARED },
+
+	/* DELETE: a manager added its route again beside the one with the
+	 * windows; RTM_DELROUTE matched by the windows takes this one. */
+	{ "an IPv4 twin without the windows, listed before",
+	  { V4(3, "198.51.100.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_DELETE },
+	{ "an IPv4 twin without the windows, listed after",
+	  { V4(3, "198.51.100.1", 100, 0, 32, 32), V4(3, "198.51.100.1", 100, 0, 0, 0) },
+	  2,
+	  0,
+	  ROUTE_TAKEBACK_DELETE },
+	{ "a twin, beside another interface's route: deleting by the windows takes ours",
+	  { V4(2, "192.0.2.1", 100, 0, 0, 0), V4(3, "198.51.100.1", 100, 0, 0, 0),
+	    V4(3, "198.51.100.1", 100, 0, 32, 32) },
+	  3,
+	  2,
+	  ROUTE_TAKEBACK_DELETE },
+	{ "ToS: a twin of the same ToS",
+	  { V4(3, "198.51.100.1", 100, 0x10, 32, 32),
+	    V4(3, "198.51.100.1", 100, 0x10, 0, 0) },
+	  2,
+	  0,
+	  ROUTE_TAKEBACK_DELETE },
+	{ "a twin through no gateway (a point-to-point link)",
+	  { V4(3, "", 100, 0, 0, 0), V4(3, "", 100, 0, 32, 32) },
+	  2,
+	  1,
+	  ROUTE_TAKEBACK_DELETE },
 };
 
 static void test_takeback_plan(void **state _unused_)
 {
+	static const char *const name[] = {
+		[ROUTE_TAKEBACK_REPLACE] = "REPLACE",
+		[ROUTE_TAKEBACK_DELETE] = "DELETE",
+		[ROUTE_TAKEBACK_SHARED] = "SHARED",
+	};
+	unsigned failed = 0;
+
 	for (size_t c = 0; c < ELEMENTSOF(plan_cases); c++) {
 		const struct plan_case *pc = &plan_cases[c];
 		enum route_takeback how = route_takeback_plan(pc->routes, pc->n, pc->i);
 
-		if (how != pc->want)
-			fail_msg("%s: %d, not %d", pc->what, how, pc->want);
+		if (how != pc->want) {
+			print_error("%s: %s, not %s\n", pc->why, name[how],
+				    name[pc->want]);
+			failed++;
+		}
 	}
+	assert_int_equal(failed, 0);
+}
+
+/* The same, from the messages the kernel dumps: the multipath route's
+ * first hop is through ntb and its gateway. Deleting the route with the
+ * windows would leave the multipath one, and nta with ntb's traffic. */
+static void test_takeback_beside_multipath(void **state _unused_)
+{
+	struct route_default routes[2];
+	struct message m;
+	struct rtattr *metrics;
+
+	multipath_route(&m, 3, 100);
+	assert_int_equal(route_parse(&m.h, &routes[0]), 1);
+	metrics = default_route(&m, AF_INET, RTPROT_BOOT, 100, "198.51.100.1", 3);
+	attr_u32(&m, metrics, RTAX_INITCWND, 32);
+	attr_u32(&m, metrics, RTAX_INITRWND, 32);
+	assert_int_equal(route_parse(&m.h, &routes[1]), 1);
+	assert_int_equal(route_takeback_plan(routes, 2, 1), ROUTE_TAKEBACK_SHARED);
 }
 
 static void test_names(void **state _unused_)
@@ -410,6 +569,7 @@ int main(void)
 		cmocka_unit_test(test_multipath),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_takeback_plan),
+		cmocka_unit_test(test_takeback_beside_multipath),
 		cmocka_unit_test(test_names),
 	};
 
