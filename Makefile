@@ -55,7 +55,7 @@ B = build
 LIB_SRC = src/util.c src/dirfd.c src/log.c src/sysctl.c src/sysctld.c src/modulesd.c src/sysctld-files.c src/journal.c \
 	src/modload.c src/sysinfo.c src/profile.c src/render.c src/qdisc.c src/netlink.c src/route.c src/bpfobj.c src/sockops.c src/initwnd.c src/apply.c src/status.c \
 	src/takeover.c src/journal-command.c src/overrides.c src/command.c src/offlimits.c src/usage.c src/detect.c src/utf8.c src/textfile.c src/json.c src/expo.c src/report.c \
-	src/rendered.c
+	src/rendered.c src/seal.c
 PROG_SRC = src/main.c
 # The languages of po/, each built into a catalogue of the helper's messages.
 PO_LANGS = $(basename $(notdir $(wildcard po/*.po)))

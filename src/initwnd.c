@@ -17,6 +17,7 @@
  * kept beside the journal, the windows of a route only where that can
  * change no other route (route.c). */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <net/if.h>
@@ -278,20 +279,73 @@ static void reload_networkd(void)
 		printf("systemd-networkd reloaded its configuration.\n");
 }
 
-/* PATH, a regular file not reached through a symlink at its last
- * component, read whole: -ENOENT when nothing is there, -ELOOP for a
- * symlink, -EFBIG past ADDED_SIZE_MAX. */
-static int read_regular(const char *path, char *buf, size_t *ret_len)
+/* The directory of the absolute PATH under ROOT, opened one component at a
+ * time without following a symlink (dirfd.c), and PATH's last component:
+ * -ELOOP where a directory on the way is a symlink, -ENOENT where one is
+ * missing. */
+static int open_parent(const char *root, const char *path, int *ret_fd,
+		       const char **ret_name)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX];
+	size_t len;
+
+	if (!slash || slash[1] == '\0')
+		return -EINVAL;
+	len = (size_t)(slash - path);
+	if (len >= sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, path, len);
+	dir[len] = '\0';
+	*ret_name = slash + 1;
+	return dirfd_open(root, len ? dir : "/", false, ret_fd);
+}
+
+/* NAME in DIR_FD, a regular file, read whole without following a symlink
+ * or blocking on a FIFO: -ENOENT when nothing is there, -ELOOP for a
+ * symlink, -EEXIST for anything else, -EFBIG past ADDED_SIZE_MAX. */
+static int read_regular_at(int dir_fd, const char *name, char *buf, size_t *ret_len)
 {
 	struct stat st;
+	ssize_t n;
+	int fd;
 
-	if (lstat(path, &st) < 0)
+	if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return -errno;
 	if (S_ISLNK(st.st_mode))
 		return -ELOOP;
 	if (!S_ISREG(st.st_mode))
 		return -EEXIST;
-	return read_file(path, buf, ADDED_SIZE_MAX, ret_len);
+	fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (keep_if_regular(fd, &fd) < 0)
+		return -EEXIST;
+	n = read(fd, buf, ADDED_SIZE_MAX);
+	if (n >= 0 && (size_t)n == ADDED_SIZE_MAX && read(fd, &(char){ 0 }, 1) > 0)
+		n = -2;
+	close(fd);
+	if (n == -2)
+		return -EFBIG;
+	if (n < 0)
+		return -EIO;
+	*ret_len = (size_t)n;
+	return 0;
+}
+
+/* PATH under ROOT read as read_regular_at reads it, every directory on the
+ * way reached without following a symlink. */
+static int read_regular(const char *root, const char *path, char *buf, size_t *ret_len)
+{
+	const char *name;
+	int dir_fd, r;
+
+	r = open_parent(root, path, &dir_fd, &name);
+	if (r < 0)
+		return r;
+	r = read_regular_at(dir_fd, name, buf, ret_len);
+	close(dir_fd);
+	return r;
 }
 
 static void remove_copy(const char *root, const char *saved)
@@ -311,62 +365,75 @@ static void remove_copy(const char *root, const char *saved)
 static int take_back_file(const struct context *ctx, const struct undo_added *added,
 			  char *file, char *copy)
 {
-	char saved[PATH_MAX];
+	char saved[STATE_NAME_MAX + sizeof(STATE_DIR "/added/")];
 	size_t len, copy_len;
-	int r;
+	const char *name;
+	int r, dir_fd;
 
-	r = root_path(saved, sizeof(saved), ctx->root, STATE_DIR);
-	if (r == 0 && strlen(saved) + 1 + strlen(added->saved) >= sizeof(saved))
-		r = -ENAMETOOLONG;
-	if (r < 0)
-		return r;
-	strcat(saved, "/");
-	strcat(saved, added->saved);
-	r = read_regular(added->path, file, &len);
+	if (strlen(STATE_DIR) + 1 + strlen(added->saved) >= sizeof(saved))
+		return -ENAMETOOLONG;
+	snprintf(saved, sizeof(saved), "%s/%s", STATE_DIR, added->saved);
+	r = open_parent(ctx->root, added->path, &dir_fd, &name);
 	if (r == -ENOENT) {
 		printf("%s is gone already.\n", added->path);
 		return 0;
 	}
+	if (r == -ELOOP || r == -ENOTDIR) {
+		printf("%s is reached through a symlink now: left in place.\n",
+		       added->path);
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	r = read_regular_at(dir_fd, name, file, &len);
+	if (r == -ENOENT) {
+		printf("%s is gone already.\n", added->path);
+		close(dir_fd);
+		return 0;
+	}
 	if (r == -ELOOP) {
 		printf("%s is a symlink now: left in place.\n", added->path);
+		close(dir_fd);
 		return 0;
 	}
 	if (r == 0)
-		r = read_regular(saved, copy, &copy_len);
-	if (r == -ENOENT || r == -ELOOP) {
+		r = read_regular(ctx->root, saved, copy, &copy_len);
+	if (r == -ENOENT || r == -ELOOP || r == -ENOTDIR) {
 		printf("%s: its copy in %s is missing: left in place.\n", added->path,
 		       STATE_DIR);
+		close(dir_fd);
 		return 0;
 	}
 	if (r == -EEXIST || r == -EFBIG ||
 	    (r == 0 && (len != copy_len || memcmp(file, copy, len) != 0))) {
 		printf("%s was changed since the package wrote it: left in place.\n",
 		       added->path);
+		close(dir_fd);
 		return 0;
 	}
 	if (r < 0) {
 		log_warning("cannot read %s or its copy: %s", added->path,
 			    file_strerror(r));
-		return r;
-	}
-	if (ctx->dry_run) {
+	} else if (ctx->dry_run) {
 		printf("Would remove %s.\n", added->path);
-		return -EAGAIN;
-	}
-	if (unlink(added->path) < 0) {
+		r = -EAGAIN;
+	} else if (unlinkat(dir_fd, name, 0) < 0) {
 		r = -errno;
 		log_warning("cannot remove %s: %s", added->path, strerror(-r));
-		return r;
-	}
-	if (added->new_dir) {
-		char dir[STATE_ADDED_PATH_MAX];
+	} else {
+		/* Its directory, once empty, where the package made it. */
+		if (added->new_dir && strrchr(added->path, '/') != added->path) {
+			char dir[STATE_ADDED_PATH_MAX];
 
-		snprintf(dir, sizeof(dir), "%s", added->path);
-		*strrchr(dir, '/') = '\0';
-		(void)rmdir(dir);
+			snprintf(dir, sizeof(dir), "%s", added->path);
+			*strrchr(dir, '/') = '\0';
+			(void)dirfd_rmdir(ctx->root, dir);
+		}
+		printf("Removed %s.\n", added->path);
+		r = 1;
 	}
-	printf("Removed %s.\n", added->path);
-	return 1;
+	close(dir_fd);
+	return r;
 }
 
 static void print_route(const struct route_default *rt)
@@ -427,15 +494,19 @@ static int take_back_windows(const struct context *ctx, const struct undo_window
 
 /* Takes back the "added" and "windows" steps, each dropped from the journal
  * once it is done with, so that it is done once. */
-static void take_back(const struct context *ctx, struct state *state)
+static void say_taking_back(void)
+{
+	printf("Taking back what an earlier version wrote for the routes' initial "
+	       "windows:\n");
+}
+
+/* The "added" steps, each dropped once done with, so that it is done once.
+ * True where a drop-in of systemd-networkd went. */
+static bool take_back_files(const struct context *ctx, struct state *state)
 {
 	bool networkd = false;
 	char *file, *copy;
 
-	if (!state_find(state, STEP_ADDED, NULL) && !state_find(state, STEP_WINDOWS, NULL))
-		return;
-	printf("Taking back what an earlier version wrote for the routes' initial "
-	       "windows:\n");
 	file = malloc(ADDED_SIZE_MAX);
 	copy = malloc(ADDED_SIZE_MAX);
 	for (size_t i = 0; file && copy && i < state->n;) {
@@ -457,7 +528,26 @@ static void take_back(const struct context *ctx, struct state *state)
 			"out of memory: the files an earlier version wrote stay for now");
 	free(file);
 	free(copy);
-	if (networkd)
+	return networkd;
+}
+
+void initwnd_take_back_files(const struct context *ctx, struct state *state, bool live)
+{
+	if (ctx->root[0] != '\0' || !state_find(state, STEP_ADDED, NULL))
+		return;
+	say_taking_back();
+	if (take_back_files(ctx, state) && live)
+		reload_networkd();
+}
+
+/* The "added" and "windows" steps, each dropped from the journal once it is
+ * done with. */
+static void take_back(const struct context *ctx, struct state *state)
+{
+	if (!state_find(state, STEP_ADDED, NULL) && !state_find(state, STEP_WINDOWS, NULL))
+		return;
+	say_taking_back();
+	if (take_back_files(ctx, state))
 		reload_networkd();
 	for (size_t i = 0; i < state->n;) {
 		if (state->steps[i].kind != STEP_WINDOWS ||

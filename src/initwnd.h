@@ -49,6 +49,12 @@ void initwnd_apply(const struct context *ctx, const struct assignments *fragment
  * the real root only. */
 void initwnd_revert(const struct context *ctx, struct state *state);
 
+/* For journal --seal, under its lock, on the real root only: takes back
+ * the "added" steps alone, files, whether or not the running kernel may be
+ * tuned; systemd-networkd reads its configuration again where LIVE (the
+ * running kernel, and so the system, is this one to change). */
+void initwnd_take_back_files(const struct context *ctx, struct state *state, bool live);
+
 /* The program as pinned (-ENOENT: nothing pinned) and, where it is not
  * attached, why apply could not attach it (*ret_why, "" when none was
  * recorded), for status. */

@@ -795,12 +795,12 @@ int state_write_stream(FILE *f, const struct state *state)
 /* The journal on disk before 0.1.0's record goes: that is removed only once
  * it is. A run stopped between the two leaves both, and the journal is what
  * counts. */
-int state_save(const char *root, struct state *state)
+int state_format(const struct state *state, char **ret_data, size_t *ret_size)
 {
 	char *data = NULL;
 	size_t size = 0;
-	int dir_fd, r;
 	FILE *f;
+	int r;
 
 	f = open_memstream(&data, &size);
 	if (!f)
@@ -816,6 +816,20 @@ int state_save(const char *root, struct state *state)
 		free(data);
 		return -EFBIG;
 	}
+	*ret_data = data;
+	*ret_size = size;
+	return 0;
+}
+
+int state_save(const char *root, struct state *state)
+{
+	char *data;
+	size_t size;
+	int dir_fd, r;
+
+	r = state_format(state, &data, &size);
+	if (r < 0)
+		return r;
 	r = state_dir_open(root, true, &dir_fd);
 	if (r == 0) {
 		r = write_file_atomic_at(dir_fd, journal_name, data, size, 0644);

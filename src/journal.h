@@ -129,6 +129,9 @@ int state_load(const char *root, struct state *ret, const char **ret_path,
 int state_load_stream(FILE *f, struct state *ret, unsigned *ret_line);
 int state_load_legacy_stream(FILE *f, struct state *ret, unsigned *ret_line);
 int state_write_stream(FILE *f, const struct state *state);
+/* The journal's bytes as state_save writes them, in a buffer to free:
+ * -EFBIG past STATE_SIZE_MAX. */
+int state_format(const struct state *state, char **ret_data, size_t *ret_size);
 int state_save(const char *root, struct state *state);
 int state_remove_file(const char *root);
 bool state_empty(const struct state *state);

@@ -1,12 +1,13 @@
 #!/bin/sh
-# The one decision "leave the running kernel alone", made in two places: by
-# the helper (detect --may-tune, which the postinst and the first-boot unit
-# ask) and by debian/postrm in shell, since the helper is gone at purge. Both
-# run over the same environments, fake trees given with --root (the same
-# tree to postrm's function), on this machine as it is and in a mount
-# namespace of its own, and in a chroot that is PID 1 of a PID namespace of
-# its own on the real kernel. They must give the same answer in the same
-# words, and the answer each case wants.
+# The one decision "leave the running kernel alone", made by the helper
+# (offlimits.c): asked by the postinst and the first-boot unit (detect
+# --may-tune), and by the prerm's remove, which leaves it in the seal for
+# debian/postrm, since the helper is gone at purge (journal --seal). Both
+# answers are asked over the same environments, fake trees given with
+# --root, on this machine as it is and in a mount namespace of its own, and
+# in a chroot that is PID 1 of a PID namespace of its own on the real
+# kernel. They must be the same, in the same words, and the answer each
+# case wants.
 #
 # usage: tests/leave-alone-test.sh BINARY
 set -eu
@@ -18,13 +19,16 @@ here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d /tmp/nettune-leave-alone.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
-# postrm's own code, cut out between its markers, not a copy of it.
-sed -n '/^# leave-alone: begin$/,/^# leave-alone: end$/p' "$here/../debian/postrm" \
-	>"$work/postrm-leave-alone.sh"
-check "postrm holds kernel_off_limits between its markers" \
-	grep -q '^kernel_off_limits() {$' "$work/postrm-leave-alone.sh"
-# shellcheck source=/dev/null # cut out of debian/postrm above
-. "$work/postrm-leave-alone.sh"
+# seal_says HELPER [ROOT]: the kernel line of the seal the helper would
+# write for ROOT (this machine without one), as postrm reads it: empty for
+# "ok". Nothing is written (--dry-run).
+# shellcheck disable=SC2016 # a function written for other shells too
+printf '%s\n' 'seal_says() {
+	_line=$("$1" ${2:+--root "$2"} journal --seal --dry-run 2>/dev/null | sed -n "s/^kernel //p")
+	[ "$_line" = ok ] || echo "$_line"
+}' >"$work/seal-says.sh"
+# shellcheck source=/dev/null # written above
+. "$work/seal-says.sh"
 
 # tree NAME: a fake root that is the root of its PID 1 (proc/1/root leads
 # back to it), with a writable per-netns key: a host, until a case changes it.
@@ -52,13 +56,14 @@ helper_says() {
 	esac
 }
 
-# agree NAME WANT ROOT: the helper and postrm, on ROOT, both say WANT (the
-# kind of place and the reason to leave the kernel alone; empty: tune it).
+# agree NAME WANT ROOT: detect --may-tune and the seal, on ROOT, both say
+# WANT (the kind of place and the reason to leave the kernel alone; empty:
+# tune it).
 agree() {
 	_helper=$(helper_says "$3")
-	_shell=$(kernel_off_limits "$3")
+	_shell=$(seal_says "$bin" "$3")
 	check_eq "$1: the helper" "$2" "$_helper"
-	check_eq "$1: postrm" "$2" "$_shell"
+	check_eq "$1: the seal" "$2" "$_shell"
 }
 
 t=$(tree host)
@@ -108,8 +113,8 @@ for f in run/systemd/container proc/1/environ; do
 	mkfifo "$t/$f"
 	check_eq "a FIFO at /$f: the helper" "" "$(helper_says "$t" 2>/dev/null)"
 	# shellcheck disable=SC2016 # expanded by the inner shell
-	check_eq "a FIFO at /$f: postrm, within 10 s" "" \
-		"$(timeout 10 sh -c '. "$1" && kernel_off_limits "$2"' sh "$work/postrm-leave-alone.sh" "$t" || echo "exit $?")"
+	check_eq "a FIFO at /$f: the seal, within 10 s" "" \
+		"$(timeout 10 sh -c '. "$1" && seal_says "$2" "$3"' sh "$work/seal-says.sh" "$bin" "$t" || echo "exit $?")"
 done
 
 t=$(tree dockerenv)
@@ -214,25 +219,25 @@ if [ "$(id -u)" = 0 ] && unshare --mount true 2>/dev/null; then
 		mount -o remount,bind,ro "$3/proc/sys" || exit 1
 		. "$2"
 		"$1" --root "$3" detect --may-tune || echo "exit $?"
-		kernel_off_limits "$3"' sh "$bin" "$work/postrm-leave-alone.sh" "$t")
-	check_eq "a read-only mount of /proc/sys: the helper, then postrm" \
+		seal_says "$1" "$3"' sh "$bin" "$work/seal-says.sh" "$t")
+	check_eq "a read-only mount of /proc/sys: the helper, then the seal" \
 		"read-only: $t/proc/sys/net is read-only
 exit 4
 read-only: $t/proc/sys/net is read-only" "$both"
 
 	here_helper=$(helper_says "")
-	here_shell=$(kernel_off_limits "")
+	here_shell=$(seal_says "$bin")
 	note "this machine: ${here_helper:-may be tuned}"
-	check_eq "this machine: postrm as the helper" "$here_helper" "$here_shell"
+	check_eq "this machine: the seal as the helper" "$here_helper" "$here_shell"
 	# shellcheck disable=SC2016 # expanded by the inner shell
 	ns=$(unshare --mount sh -c '
 		. "$2"
 		"$1" detect --may-tune || echo "exit $?"
-		kernel_off_limits ""' sh "$bin" "$work/postrm-leave-alone.sh")
+		seal_says "$1"' sh "$bin" "$work/seal-says.sh")
 	check_eq "this machine in a mount namespace of its own: the helper's answer" \
 		"${here_helper:-tune: the running kernel may be tuned}${here_helper:+
 exit 4}" "$(printf '%s\n' "$ns" | sed '$d')"
-	check_eq "this machine in a mount namespace of its own: postrm's" \
+	check_eq "this machine in a mount namespace of its own: the seal's" \
 		"$here_shell" "$(printf '%s\n' "$ns" | sed -n '$p' | grep -v '^tune: the running kernel may be tuned$' || true)"
 else
 	note "skipped: a read-only mount and a mount namespace need root and unshare"
@@ -241,8 +246,8 @@ fi
 # The real kernel: a plain tree, this system's programs and /dev/null mounted
 # in, chrooted into as PID 1 of a PID namespace of its own, with a /proc of
 # that namespace, in this network namespace and in one of its own; and
-# without /proc, where nothing tells. The helper and postrm's code both run
-# inside.
+# without /proc, where nothing tells. detect --may-tune and the seal both
+# run inside.
 if [ "$(id -u)" != 0 ]; then
 	note "skipped: a chroot as PID 1 of a PID namespace needs root"
 elif ! unshare --pid --fork --mount --net true 2>/dev/null; then
@@ -261,15 +266,15 @@ else
 		fi
 	done
 	cp "$bin" "$img/nettune"
-	cp "$work/postrm-leave-alone.sh" "$img/leave-alone.sh"
+	cp "$work/seal-says.sh" "$img/seal-says.sh"
 	cat >"$img/ask.sh" <<-'EOF'
-		. /leave-alone.sh
+		. /seal-says.sh
 		rc=0
 		line=$(/nettune detect --may-tune) || rc=$?
 		echo "helper: $line (exit $rc)"
-		echo "postrm: $(kernel_off_limits "")"
+		echo "postrm: $(seal_says /nettune)"
 	EOF
-	# in_image PROC UNSHARE-OPTION...: what the helper and postrm say as PID
+	# in_image PROC UNSHARE-OPTION...: what the helper and the seal say as PID
 	# 1 of new PID and mount namespaces chrooted into the image, with its
 	# /proc mounted when PROC is "proc".
 	in_image() {
@@ -290,7 +295,7 @@ else
 		_got=$(in_image "$@")
 		check_eq "the real kernel, $_name: the helper" "helper: $_helper" \
 			"$(printf '%s\n' "$_got" | grep -v '^postrm: ')"
-		check_eq "the real kernel, $_name: postrm" "postrm: $_shell" \
+		check_eq "the real kernel, $_name: the seal" "postrm: $_shell" \
 			"$(printf '%s\n' "$_got" | grep '^postrm: ')"
 	}
 	image "a chroot as PID 1 of a PID namespace, in this network namespace" \
@@ -301,7 +306,7 @@ else
 	# options from /proc/self/environ and LeakSanitizer fails at exit.
 	if grep -q __asan_init "$bin"; then
 		note "skipped: the helper without /proc, a sanitizer build needs /proc"
-		check_eq "the real kernel, a chroot as PID 1 of a PID namespace, without /proc: postrm" \
+		check_eq "the real kernel, a chroot as PID 1 of a PID namespace, without /proc: the seal" \
 			"postrm: chroot: running in a chroot" "$(in_image none | grep '^postrm: ')"
 	else
 		image "a chroot as PID 1 of a PID namespace, without /proc" \

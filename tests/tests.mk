@@ -2,7 +2,7 @@
 # its line in the list at the top of the Makefile (make help). As root,
 # check-unit's leave-alone-test also tries read-only mounts.
 
-UNIT_TESTS = util sysctl sysctld modulesd journal profile render rendered sysinfo modload takeover json expo report route \
+UNIT_TESTS = util sysctl sysctld modulesd journal seal profile render rendered sysinfo modload takeover json expo report route \
 	initwnd command apply
 UNIT_BINS = $(patsubst %,$(B)/test-%,$(UNIT_TESTS))
 LIB_OBJ = $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC))

@@ -2,9 +2,12 @@
 # debian/postrm purge on a corrupt or hostile state directory: FIFOs, a
 # directory and symlinks where the journal, the saved copy of a taken-over
 # file, the file's path or the lock should be; journals too large,
-# truncated, or with malformed lines; the records of an earlier version,
-# never converted; the lock held by a run still going. And debian/prerm
-# remove, which removes the node exporter's metrics, on a hostile directory.
+# truncated, or with malformed lines, which the helper's seal refuses; a
+# seal forged over hostile lines; the records of an earlier version; the
+# lock held by a run still going. Before each postrm case the helper seals
+# the journal, as the prerm's remove does (journal --seal). And
+# debian/prerm remove, which removes the node exporter's metrics, on a
+# hostile directory.
 # Each case runs the real script, unchanged, in namespaces of its own
 # (tests/robust/ns-lib): network, UTS, PID and mount namespaces, and an
 # overlay of this machine's / with tmpfs over the trees the script writes.
@@ -12,8 +15,8 @@
 # item, and leave what the case says. The journal is bounded as the helper
 # bounds it (src/journal.h): 427008 bytes.
 #
-# usage: tests/robust/postrm.sh BINARY    (root; the helper is not used:
-# postrm runs when it is gone)
+# usage: tests/robust/postrm.sh BINARY    (root; the helper seals, postrm
+# runs once it is gone)
 set -u
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +26,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/ns-lib"
 postrm=$here/../../debian/postrm
 prerm=$here/../../debian/prerm
+# The helper, which seals the journal before each postrm case as the
+# prerm's remove does.
+helper=$(realpath "$1")
 
 work=$(mktemp -d /tmp/nettune-robust-postrm.XXXXXX)
 trap 'rm -rf "$work"' EXIT
@@ -73,10 +79,11 @@ values() {
 	done
 }
 # files: what stands under the trees the scripts write, a random name made
-# XXXXXX; regular files with their bytes summed.
+# XXXXXX; regular files with their bytes summed. The seal the helper made
+# before the case is not listed: it stays with the state directory.
 files() {
 	find /etc/sysctl.d /var/lib/wp-panel-nettune /var/lib/prometheus /srv -mindepth 1 \
-		-printf "%p %y %m %U:%G\n" 2>/dev/null | sort |
+		! -path $S/sealed -printf "%p %y %m %U:%G\n" 2>/dev/null | sort |
 		sed "s/\.wp-panel-nettune\.[A-Za-z0-9]\{6\} /.wp-panel-nettune.XXXXXX /"
 	find /etc/sysctl.d /srv -type f -exec md5sum {} + 2>/dev/null | sort -k2 |
 		sed "s/\.wp-panel-nettune\.[A-Za-z0-9]\{6\}$/.wp-panel-nettune.XXXXXX/"
@@ -92,6 +99,7 @@ case_() {
 		cat
 	} >"$_case.sh"
 	_start=$(date +%s)
+	ns_seal='' && [ "${3:-$postrm}" != "$postrm" ] || ns_seal=$helper
 	ns_run "${3:-$postrm}" "${4:-purge}" "$_case.sh" "$_case.got"
 	note "$(sed -n 1p "$_case.got") after $(($(date +%s) - _start)) s: $1"
 	check_eq "$1" "$2
@@ -102,7 +110,8 @@ sum() { printf '%s\n' "$2" | md5sum | sed "s|-\$|$1|"; }
 inst=$(printf '# installer\nnet.ipv4.tcp_keepalive_time = 600\n' | md5sum | cut -d' ' -f1)
 say="said: wp-panel-nettune:"
 tab=$(printf '\t')
-J=/var/lib/wp-panel-nettune/journal
+S=/var/lib/wp-panel-nettune
+J=$S/journal
 F=/etc/sysctl.d/99-wp-panel.conf
 # The values of a new network namespace, and those the package gave.
 sound_values="net.ipv4.tcp_fin_timeout 60
@@ -111,6 +120,13 @@ net.ipv4.tcp_keepalive_time 7200"
 applied_values="net.ipv4.tcp_fin_timeout 15
 net.core.somaxconn 65535
 net.ipv4.tcp_keepalive_time 7200"
+# The seal refused the journal, and purge takes nothing from it.
+refused="$say $J is not taken: the helper refused it at the package's remove; nothing is put back, /var/lib/wp-panel-nettune is left in place"
+corrupt() { echo "sealed: wp-panel-nettune: journal: $J${1:+:$1}: ${2:-corrupt}, not using it; move it aside to start anew"; }
+# Nothing put back: the journal and the file taken over kept.
+kept="$J f 644 0:0
+/var/lib/wp-panel-nettune/taken-over d 755 0:0
+/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345"
 # All put back: the keys, the file with its mode and owner, its set step.
 all_back="$say put back $F, byte for byte
 $say net.ipv4.tcp_keepalive_time: set again from $F
@@ -241,10 +257,9 @@ report() { values; files; }
 CASE
 
 # The set steps of a file follow it up to the next file step, even past a
-# key step; a set step with no file before it is written never.
-case_ "set steps: written after their file only, not after the next file that is not back, nor before any file" \
+# key step.
+case_ "set steps: written after their file only, not after the next file that is not back" \
 	"exit 0
-$say ignoring a malformed line in $J
 $say put back $F, byte for byte
 $say net.ipv4.tcp_keepalive_time: set again from $F
 $say /var/lib/wp-panel-nettune/taken-over/98-other.conf is missing or not a file: /etc/sysctl.d/98-other.conf cannot be put back; /var/lib/wp-panel-nettune is left in place
@@ -258,7 +273,6 @@ setup() {
 	keys >/tmp/keys
 	taken >/tmp/taken
 	{
-		printf "set\tnet.ipv4.tcp_keepalive_intvl\t30\n"
 		sed 1q /tmp/taken
 		cat /tmp/keys
 		sed 1d /tmp/taken
@@ -273,31 +287,118 @@ report() {
 }
 CASE
 
+# --- The seal ---------------------------------------------------------------------
+
+# forge KERNEL: a seal of the journal as it is, for this root, written by
+# hand, with KERNEL as its kernel line ("ok", or "KIND: REASON").
+# shellcheck disable=SC2016 # expanded inside the case's root
+forge='forge() {
+	: >/tmp/unsealed
+	printf "# wp-panel-nettune seal 1\nroot %s:%s\nkernel %s\njournal %s\n" \
+		"$(stat -f -c %i /)" "$(stat -c %i /)" "$1" "$(cksum <$J)" >$S/sealed
+}'
+
+case_ "no seal: the journal not taken, nothing put back, the directory kept" \
+	"exit 0
+$say $J is not taken: the package's remove left no seal of it ($S/sealed); nothing is put back, /var/lib/wp-panel-nettune is left in place
+$applied_values
+$kept" <<'CASE'
+setup() { sound; : >/tmp/unsealed; }
+report() { values; files | grep -v "  "; }
+CASE
+
+case_ "the journal changed after the seal: not taken, nothing put back, the directory kept" \
+	"exit 0
+$say $J is not taken: it changed since the package's remove sealed it; nothing is put back, /var/lib/wp-panel-nettune is left in place
+$applied_values
+$kept" <<'CASE'
+setup() { sound; /helper journal --seal; : >/tmp/unsealed; echo "# a comment" >>$J; }
+report() { values; files | grep -v "  "; }
+CASE
+
+case_ "a seal made where the kernel is left alone: the file put back, no key written" \
+	"exit 0
+$say running in a container (lxc): the running kernel is left alone
+$say put back $F, byte for byte
+$applied_values
+$F f 640 1234:2345" <<CASE
+$forge
+setup() { sound; forge "container: running in a container (lxc)"; }
+report() { values; files | grep -v "  \|^/var"; }
+CASE
+
+case_ "a seal made for another root: the file put back, no key written" \
+	"exit 0
+$say sealed for another file system or directory: the running kernel is left alone
+$say put back $F, byte for byte
+$applied_values
+$F f 640 1234:2345" <<CASE
+$forge
+setup() { sound; forge ok; sed -i "s/^root .*/root 1:2/" \$S/sealed; }
+report() { values; files | grep -v "  \|^/var"; }
+CASE
+
+# A seal forged over lines the helper never writes: purge still writes no
+# key outside net. and no file but /etc/sysctl.d/NAME from taken-over/NAME.
+case_ "a seal forged over hostile lines: no key outside net., no file outside /etc/sysctl.d" \
+	"exit 0
+$say put back the original value of 0 kernel setting(s)
+kernel.hostname not written
+/etc/passwd untouched
+/srv/secret untouched" <<CASE
+$forge
+setup() {
+	mkdir -p /srv \$S/taken-over && echo planted >\$S/taken-over/x.conf && echo secret >/srv/secret
+	md5sum /etc/passwd /srv/secret >/tmp/sums
+	{
+		printf "key\tkernel.hostname\t%s\tplanted\n" "\$(get kernel.hostname)"
+		printf "file\t/etc/passwd\t0644\t0\t0\ttaken-over/x.conf\n"
+		printf "file\t/etc/sysctl.d/../passwd\t0644\t0\t0\ttaken-over/x.conf\n"
+		printf "file\t/etc/sysctl.d/sub/x.conf\t0644\t0\t0\ttaken-over/x.conf\n"
+		printf "file\t/etc/sysctl.d/.x.conf\t0644\t0\t0\ttaken-over/x.conf\n"
+		printf "file\t/etc/sysctl.d/x.conf\t0644\t0\t0\ttaken-over/../../../../srv/secret\n"
+		printf "file\t/etc/sysctl.d/y.conf\t0644\t0\t0\t/srv/secret\n"
+		printf "set\tkernel.hostname\tplanted\n"
+	} | journal >\$J
+	put kernel.hostname planted
+	forge ok
+}
+report() {
+	[ "\$(get kernel.hostname)" = planted ] && echo "kernel.hostname not written"
+	md5sum --quiet -c /tmp/sums >/dev/null && echo "/etc/passwd untouched" && echo "/srv/secret untouched"
+	ls /etc/sysctl.d
+}
+CASE
+
 # --- FIFOs, directories, symlinks -----------------------------------------------
 
-case_ "the lock is a FIFO: no hang, the journal replayed without the lock" \
-	"exit 0
+case_ "the lock is a FIFO: no hang, the journal sealed and replayed without the lock" \
+	"sealed: wp-panel-nettune: journal: cannot lock $S/lock: not a regular file
+exit 0
 $all_back" <<'CASE'
 setup() { sound; mkfifo $S/lock; }
 report() { values; files | grep -v "  "; }
 CASE
 
-case_ "the lock is a directory: the journal replayed without the lock" \
-	"exit 0
+case_ "the lock is a directory: the journal sealed and replayed without the lock" \
+	"sealed: wp-panel-nettune: journal: cannot lock $S/lock: Is a directory
+exit 0
 $all_back" <<'CASE'
 setup() { sound; mkdir $S/lock; }
 report() { values; files | grep -v "  "; }
 CASE
 
 case_ "the lock is a dangling symlink: its target is not created" \
-	"exit 0
+	"sealed: wp-panel-nettune: journal: cannot lock $S/lock: Too many levels of symbolic links
+exit 0
 $all_back" <<'CASE'
 setup() { sound; mkdir -p /srv; ln -s /srv/planted $S/lock; }
 report() { values; files | grep -v "  "; }
 CASE
 
 case_ "the journal is a FIFO: no hang, refused in one line, nothing written, the directory kept" \
-	"exit 0
+	"sealed: wp-panel-nettune: journal: cannot read $J: not a regular file
+exit 0
 $say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
 $applied_values
 $J p 644 0:0
@@ -308,7 +409,8 @@ report() { values; files; }
 CASE
 
 case_ "the journal is a directory: refused in one line, the directory kept" \
-	"exit 0
+	"sealed: wp-panel-nettune: journal: cannot read $J: not a regular file
+exit 0
 $say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
 $applied_values
 $J d 755 0:0
@@ -318,7 +420,8 @@ report() { values; files; }
 CASE
 
 case_ "the journal is a symlink to a sound journal: not followed, refused in one line" \
-	"exit 0
+	"sealed: wp-panel-nettune: journal: cannot read $J: Too many levels of symbolic links
+exit 0
 $say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
 $applied_values
 /srv/journal f 644 0:0
@@ -480,14 +583,14 @@ CASE
 
 # DPKG_ROOT: an image whose /etc/sysctl.d is an absolute symlink, which
 # names the image's own in the image, but this system's here.
+# The prerm seals nothing under DPKG_ROOT (the helper is this system's, if
+# any): purge takes nothing from the image's journal.
 case_ "DPKG_ROOT, the image's /etc/sysctl.d a symlink to /etc/sysctl.d: this system's files untouched" \
 	"exit 0
-$say DPKG_ROOT is /srv/img: not the running system: the running kernel is left alone
-$say could not put back $F; it is left in /srv/img/var/lib/wp-panel-nettune
+$say /srv/img$J is not taken: the package's remove left no seal of it (/srv/img$S/sealed); nothing is put back, /srv/img/var/lib/wp-panel-nettune is left in place
 /etc/sysctl.d/60-wp-panel-nettune.conf f 644 0:0
 /etc/sysctl.d/60-wp-panel-nettune.conf.dpkg-old f 644 0:0
 /srv/img/var/lib/wp-panel-nettune/journal f 644 0:0
-/srv/img/var/lib/wp-panel-nettune/lock f 644 0:0
 /srv/img/var/lib/wp-panel-nettune/taken-over d 755 0:0
 /srv/img/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345" <<'CASE'
 setup() {
@@ -502,7 +605,10 @@ report() { find /etc/sysctl.d/ /srv/img/var/lib/wp-panel-nettune -mindepth 1 -na
 CASE
 
 case_ "the state directory is a symlink: nothing read or removed through it" \
-	"exit 0
+	"sealed: wp-panel-nettune: journal: cannot lock $S/lock: $S is a symlink, refused
+sealed: wp-panel-nettune: journal: cannot read $J: Too many levels of symbolic links
+sealed: wp-panel-nettune: journal: cannot write $S/sealed: Too many levels of symbolic links
+exit 0
 $say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
 $applied_values
 /srv/state d 755 0:0
@@ -515,20 +621,18 @@ setup() { sound; : >$S/firstboot; mkdir -p /srv && mv $S /srv/state && ln -s /sr
 report() { values; { find /var/lib -maxdepth 1 -name wp-panel-nettune -printf "%p %y %m %U:%G\n"; files | grep -v "  "; } | sort; }
 CASE
 
-# added: the drop-in of a link of systemd-networkd as apply writes it, its
-# copy and its journal step; NAME.network.d a symlink to another directory
-# that holds the same bytes.
-case_ "a symlinked NAME.network.d: nothing removed through it, the state directory kept" \
-	"exit 0
-$say /etc/systemd/network/50-nt.network.d/50-wp-panel-nettune.conf or its copy is reached through a symlink: left in place, and /var/lib/wp-panel-nettune too
-$say put back the original value of 0 kernel setting(s)
+# added: the drop-in of a link of systemd-networkd as an earlier build's
+# apply wrote it, its copy and its journal step; NAME.network.d a symlink to
+# another directory that holds the same bytes. The seal takes such files
+# back, and this one it leaves, and says so.
+case_ "a symlinked NAME.network.d: nothing removed through it" \
+	"sealed: Taking back what an earlier version wrote for the routes' initial windows:
+sealed: /etc/systemd/network/50-nt.network.d/50-wp-panel-nettune.conf is reached through a symlink now: left in place.
+exit 0
+$say no record of changed kernel values, none to put back
 /etc/systemd/network/50-nt.network.d l 777 0:0
 /srv/other d 755 0:0
-/srv/other/50-wp-panel-nettune.conf f 644 0:0
-/var/lib/wp-panel-nettune/added d 755 0:0
-/var/lib/wp-panel-nettune/added/50-nt.conf f 644 0:0
-$J f 644 0:0
-/var/lib/wp-panel-nettune/lock f 644 0:0" <<'CASE'
+/srv/other/50-wp-panel-nettune.conf f 644 0:0" <<'CASE'
 setup() {
 	mkdir -p /srv/other $S/added /etc/systemd/network
 	echo "[Route]" | tee /srv/other/50-wp-panel-nettune.conf >$S/added/50-nt.conf
@@ -560,7 +664,8 @@ CASE
 # --- Sizes ------------------------------------------------------------------------
 
 case_ "a journal line of 1 MB: the journal refused whole" \
-	"exit 0
+	"sealed: wp-panel-nettune: journal: cannot read $J: File too large
+exit 0
 $say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
 $applied_values" <<'CASE'
 setup() {
@@ -571,7 +676,8 @@ report() { values; }
 CASE
 
 case_ "a journal of 100,000 lines (3.5 MB): refused whole" \
-	"exit 0
+	"sealed: wp-panel-nettune: journal: cannot read $J: File too large
+exit 0
 $say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
 $applied_values" <<'CASE'
 setup() {
@@ -596,7 +702,8 @@ report() { values; cat /tmp/size; }
 CASE
 
 case_ "a journal of 427009 bytes: refused whole" \
-	"exit 0
+	"sealed: wp-panel-nettune: journal: cannot read $J: File too large
+exit 0
 $say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
 $applied_values" <<'CASE'
 setup() {
@@ -606,25 +713,23 @@ setup() {
 report() { values; }
 CASE
 
-case_ "a line of 400 kB within the bound: malformed, read in bounded time, the other lines replayed" \
-	"exit 0
-$say ignoring a malformed line in $J
-$say put back the original value of 2 kernel setting(s)
-$sound_values" <<'CASE'
+case_ "a line of 400 kB within the bound: read in bounded time, refused at the seal, nothing put back" \
+	"$(corrupt 9)
+exit 0
+$refused
+$applied_values" <<'CASE'
 setup() {
 	{ keys; printf "key\tnet.ipv4."; head -c 400000 /dev/zero | tr "\0" X; printf "\t1\t2\n"; } | journal >$J
 }
 report() { values; }
 CASE
 
-case_ "a journal of 30,000 short malformed lines: read through, 21 lines said, the directory kept" \
-	"exit 0
-$(i=0; while [ $i -lt 20 ]; do echo "$say ignoring a malformed line in $J"; i=$((i + 1)); done)
-$say 29980 more message(s) about $J left out
-$say put back the original value of 2 kernel setting(s)
-$sound_values
-$J f 644 0:0
-/var/lib/wp-panel-nettune/lock f 644 0:0" <<'CASE'
+case_ "a journal of 30,000 short malformed lines: refused at the seal in one line, the directory kept" \
+	"$(corrupt 9)
+exit 0
+$refused
+$applied_values
+$J f 644 0:0" <<'CASE'
 setup() { { keys; yes "n${tab}1${tab}2" | head -n 30000; } | journal >$J; }
 report() { values; files; }
 CASE
@@ -633,8 +738,9 @@ CASE
 
 for header in "# wp-panel-nettune journal 2" "# wp-panel-nettune state 1" "" "# end"; do
 	case_ "a journal whose first line is \"$header\": refused in one line, nothing written, the directory kept" \
-		"exit 0
-$say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
+		"$(corrupt 1)
+exit 0
+$refused
 $applied_values
 $J f 644 0:0
 /var/lib/wp-panel-nettune/taken-over d 755 0:0
@@ -645,34 +751,25 @@ CASE
 done
 
 case_ "an empty journal: refused in one line, the directory kept" \
-	"exit 0
-$say $J is not a journal this version can read: nothing is put back, /var/lib/wp-panel-nettune is left in place
+	"$(corrupt "" "truncated or not a record of this package")
+exit 0
+$refused
 $J f 644 0:0" <<'CASE'
 setup() { : >$J; }
 report() { files; }
 CASE
 
 # Written by the helper in one go (a new file renamed over the old), a
-# journal is truncated only by damage: the steps it lists in full are
-# taken; the line cut short is not, and the state directory stays, with
-# what a step it lost would have put back.
-truncated="$say $J is truncated: the steps it lists in full are taken, /var/lib/wp-panel-nettune is left in place"
-kept="$J f 644 0:0
-/var/lib/wp-panel-nettune/lock f 644 0:0
-/var/lib/wp-panel-nettune/taken-over d 755 0:0
-/var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345"
-case_ "a truncated journal: the steps listed in full taken, the line cut short not, the state directory kept" \
-	"exit 0
-$truncated
-$say put back $F, byte for byte
-$say net.ipv4.tcp_keepalive_time: set again from $F
-$say put back the original value of 1 kernel setting(s)
-net.ipv4.tcp_fin_timeout 60
+# journal is truncated only by damage: the seal refuses it, and the state
+# directory stays, with what its steps would have put back.
+case_ "a truncated journal: refused at the seal, nothing put back, the state directory kept" \
+	"$(corrupt 10)
+exit 0
+$refused
+net.ipv4.tcp_fin_timeout 15
 net.core.somaxconn 65535
-net.ipv4.tcp_keepalive_time 600
-$F f 640 1234:2345
-$kept
-$inst  $F" <<'CASE'
+net.ipv4.tcp_keepalive_time 7200
+$kept" <<'CASE'
 setup() {
 	keys >/tmp/keys
 	{ sed 2d /tmp/keys; taken; } | journal - >$J
@@ -681,33 +778,31 @@ setup() {
 report() { values; files; }
 CASE
 
-case_ "a journal cut after its key lines: the keys put back; the file taken over, never put back, kept" \
-	"exit 0
-$truncated
-$say put back the original value of 2 kernel setting(s)
-$sound_values
+case_ "a journal cut after its key lines: refused at the seal; the file taken over kept" \
+	"$(corrupt "" "truncated or not a record of this package")
+exit 0
+$refused
+$applied_values
 $kept" <<'CASE'
 setup() { taken >/dev/null; keys | journal - >$J; }
 report() { values; files; }
 CASE
 
-case_ "a journal whose last file line lacks its newline: the file not put back, kept" \
-	"exit 0
-$truncated
-$say put back the original value of 2 kernel setting(s)
-$sound_values
+case_ "a journal whose last file line lacks its newline: refused at the seal, kept" \
+	"$(corrupt 9)
+exit 0
+$refused
+$applied_values
 $kept" <<'CASE'
 setup() { keys | journal - >$J; printf "%s" "$(taken | sed 1q)" >>$J; }
 report() { values; files; }
 CASE
 
-case_ "steps after the end of the journal: not taken, told, the state directory kept" \
-	"exit 0
-$truncated
-$say ignoring a malformed line in $J
-$say ignoring a malformed line in $J
-$say put back the original value of 2 kernel setting(s)
-$sound_values
+case_ "steps after the end of the journal: refused at the seal, the state directory kept" \
+	"$(corrupt 10)
+exit 0
+$refused
+$applied_values
 $kept" <<'CASE'
 setup() { { keys; echo "# end"; taken; } | journal - >$J; }
 report() { values; files; }
@@ -722,9 +817,9 @@ CASE
 
 # --- Malformed lines ----------------------------------------------------------------
 
-# Lines the helper never writes, each told and skipped; the key steps
-# would put fin_timeout back (it holds 15), the file steps would write a
-# file, the set steps a key, if any were taken.
+# Lines the helper never writes: the seal refuses the journal at the first;
+# the key steps would put fin_timeout back (it holds 15), the file steps
+# would write a file, the set steps a key, if any were taken.
 malformed_keys="key${tab}..${tab}1${tab}1
 key${tab}net..ipv4.tcp_fin_timeout${tab}60${tab}15
 key${tab}.net.ipv4.tcp_fin_timeout${tab}60${tab}15
@@ -744,15 +839,13 @@ set${tab}net.ipv4.tcp_keepalive_time${tab}600${tab}700
 set${tab}net.ipv4.tcp_keepalive_time${tab}${tab}600
 set${tab}kernel.hostname${tab}planted
 "
-case_ "malformed key and set lines: each told, nothing written" \
-	"exit 0
-$say put back $F, byte for byte
-$say net.ipv4.tcp_keepalive_time: set again from $F
-$(i=0; while [ $i -lt 18 ]; do echo "$say ignoring a malformed line in $J"; i=$((i + 1)); done)
-$say put back the original value of 0 kernel setting(s)
+case_ "malformed key and set lines: refused at the seal, nothing written" \
+	"$(corrupt 9)
+exit 0
+$refused
 net.ipv4.tcp_fin_timeout 15
 net.core.somaxconn 4096
-net.ipv4.tcp_keepalive_time 600
+net.ipv4.tcp_keepalive_time 7200
 kernel.hostname not written" <<CASE
 setup() {
 	put net.ipv4.tcp_fin_timeout 15
@@ -783,16 +876,15 @@ file${tab}$F${tab}0644${tab}0${tab}-1${tab}taken-over/99-wp-panel.conf
 file${tab}$F${tab}0644${tab}0${tab}taken-over/99-wp-panel.conf
 file${tab}$F${tab}0644${tab}0${tab}0${tab}${tab}taken-over/99-wp-panel.conf
 "
-case_ "malformed file lines: each told, no file written, the saved copy and the directory kept" \
-	"exit 0
-$(i=0; while [ $i -lt 20 ]; do echo "$say ignoring a malformed line in $J"; i=$((i + 1)); done)
-$say put back the original value of 0 kernel setting(s)
+case_ "malformed file lines: refused at the seal, no file written, the saved copy and the directory kept" \
+	"$(corrupt 7)
+exit 0
+$refused
 net.ipv4.tcp_fin_timeout 60
 net.core.somaxconn 4096
 net.ipv4.tcp_keepalive_time 7200
 /srv/secret f 600 0:0
 $J f 644 0:0
-/var/lib/wp-panel-nettune/lock f 644 0:0
 /var/lib/wp-panel-nettune/taken-over d 755 0:0
 /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345
 $(sum /srv/secret secret)
@@ -814,13 +906,12 @@ CASE
 # Steps the helper's reader refuses, though each is well formed: a key
 # named twice (chained, the second would write what the first put back), a
 # key or a set step it never journals.
-case_ "a key named twice: the first step taken, the second told, not chained" \
-	"exit 0
-$say ignoring a malformed line in $J
-$say put back the original value of 1 kernel setting(s)
-net.ipv4.tcp_fin_timeout 60
-$J f 644 0:0
-/var/lib/wp-panel-nettune/lock f 644 0:0" <<'CASE'
+case_ "a key named twice: refused at the seal, nothing written" \
+	"$(corrupt 8)
+exit 0
+$refused
+net.ipv4.tcp_fin_timeout 15
+$J f 644 0:0" <<'CASE'
 setup() {
 	put net.ipv4.tcp_fin_timeout 15
 	printf "key\tnet.ipv4.tcp_fin_timeout\t60\t15\nkey\tnet.ipv4.tcp_fin_timeout\t1\t60\n" | journal >$J
@@ -828,13 +919,10 @@ setup() {
 report() { echo "net.ipv4.tcp_fin_timeout $(get net.ipv4.tcp_fin_timeout)"; files; }
 CASE
 
-case_ "net.* keys the helper never journals, in key and set steps: not written" \
-	"exit 0
-$say ignoring a malformed line in $J
-$say put back $F, byte for byte
-$say net.ipv4.tcp_keepalive_time: set again from $F
-$say ignoring a malformed line in $J
-$say put back the original value of 0 kernel setting(s)
+case_ "net.* keys the helper never journals, in key and set steps: refused at the seal, not written" \
+	"sealed: wp-panel-nettune: journal: $J: net.ipv4.ip_forward is not a key the package sets: corrupt, not using it; move it aside to start anew
+exit 0
+$refused
 net.ipv4.ip_forward 1
 net.ipv4.tcp_syn_retries 6" <<'CASE'
 setup() {
@@ -844,16 +932,13 @@ setup() {
 report() { for k in net.ipv4.ip_forward net.ipv4.tcp_syn_retries; do echo "$k $(get $k)"; done; }
 CASE
 
-# A set step belongs to the file line before it: after one refused, to none.
-case_ "a set step after a refused file line: not taken as the previous file's" \
-	"exit 0
-$say put back $F, byte for byte
-$say net.ipv4.tcp_keepalive_time: set again from $F
-$say ignoring a malformed line in $J
-$say put back the original value of 0 kernel setting(s)
+# A file line with a field too many, and a set step after it.
+case_ "a file line with a field too many: refused at the seal, nothing written" \
+	"$(corrupt 9)
+exit 0
+$refused
 net.ipv4.tcp_keepalive_intvl 75
 $J f 644 0:0
-/var/lib/wp-panel-nettune/lock f 644 0:0
 /var/lib/wp-panel-nettune/taken-over d 755 0:0
 /var/lib/wp-panel-nettune/taken-over/99-wp-panel.conf f 640 1234:2345" <<'CASE'
 setup() {
@@ -876,13 +961,13 @@ setup() { put net.ipv4.tcp_syncookies 1; printf "key\tnet.ipv4.tcp_syncookies\t1
 report() { files; }
 CASE
 
-# --- The records of an earlier version, never converted ---------------------------
+# --- The records of an earlier version --------------------------------------------
 
-case_ "an unconverted state record: nothing put back from it, the directory kept" \
+# 0.1.0's record, which no configure converted: the seal does.
+case_ "an unconverted state record: converted by the seal, its values put back" \
 	"exit 0
-$say /var/lib/wp-panel-nettune holds the record of an earlier version, never converted: nothing is put back from it, it is left in place
-$applied_values
-/var/lib/wp-panel-nettune/state f 644 0:0" <<'CASE'
+$say put back the original value of 2 kernel setting(s)
+$sound_values" <<'CASE'
 setup() {
 	: >$S/firstboot
 	keys | sed "s/^key\t//" | journal | sed "1s/.*/# wp-panel-nettune state 1/" >$S/state

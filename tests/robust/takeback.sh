@@ -94,6 +94,8 @@ case_() {
 		cat "$work/prelude"
 		cat
 	} >"$_case.sh"
+	# Before a purge, the helper seals the journal, as the prerm's remove does.
+	ns_seal='' && [ "$3" != "$postrm" ] || ns_seal=$bin
 	ns_run "$3" "$4" "$_case.sh" "$_case.got"
 	check_eq "$1" "$2
 exit of the namespaces: 0" "$(cat "$_case.got")"
@@ -279,9 +281,10 @@ CASE
 
 # --- debian/postrm purge -----------------------------------------------------
 
-case_ "purge: a windows step left over is told, and no route is changed" \
-	"exit 0
-$say removed $hook
+case_ "purge: the hook taken back by the seal, a windows step left over told, no route changed" \
+	"sealed: ${taking#said: }
+sealed: Removed $hook.
+exit 0
 $say the default routes of nt-v0 may keep the initial windows 32 and 32 an earlier version gave them, until nt-v0 is next brought up
 $say put back the original value of 0 kernel setting(s)
 routes: as before" "$postrm" purge <<'CASE'
