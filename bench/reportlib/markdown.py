@@ -221,8 +221,10 @@ def drop_table(summary, links, link_info, profiles):
          "of every sender's packets: the competing flows' too) as the share of the packets dropped; the server's "
          "retransmitted segments over the segments it sent (its network namespace's TCP counters); the competing "
          "flows' throughput over the cell, where the link has them. Median (min–max) over the rounds. A figure "
-         "this run's results.csv does not hold is **not measured** (the runs before 2026-12-07 kept neither the "
-         "retransmissions nor the cells' seconds).", "",
+         "this run's results.csv does not hold is **not measured**: the runs before 2026-12-07 did not count the "
+         "retransmissions, and their results.csv holds no cell's seconds (their raw files do: bench/report makes "
+         "results.csv again from raw/ where it is there). A cell where netem dropped nothing has no log ratio: it "
+         "is left out of the drops' guardrail.", "",
          "| pass | link | profile | drops | the server's retransmissions | the competing flows' throughput |",
          "|---|---|---|---|---|---|"]
     shown = 0
