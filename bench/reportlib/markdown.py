@@ -193,11 +193,11 @@ def guard_power_table(rows, nrounds):
         w += ["**Guardrails that cannot trip with these rounds**: %s." % ", ".join(short), ""]
     w += ["Per guardrail and link: the test (pooled: against both copies of the package at once, its smallest p "
           "1/3^n; against the package: the sign-flip test, 1/2^n), the paired rounds n, its level α = 0.05/m, "
-          "the smallest p of n rounds, the fewest rounds that can reach α, and the ratio at which it trips for "
-          "certain: the rule's 3% or, where larger, the largest ratio between the package and the placebo in one "
-          "round of this run (a candidate that much worse than the better copy of each round is worse than both "
-          "in every round, the smallest p). Below that ratio a trip needs the candidate worse in (nearly) every "
-          "round.", "",
+          "the smallest p of n rounds, the fewest rounds that can reach α, and the ratio to the better copy of "
+          "each round at which it trips whatever the noise: the rule's 3% times the largest ratio between the "
+          "package and the placebo in one round of this run (a candidate that much worse than the better copy of "
+          "each round is 3% worse than both in every round: the smallest p, a trip wherever n reaches α). Below "
+          "it a trip needs the candidate worse than both in nearly every round.", "",
           "| candidate | guardrail | link | test | rounds | α | smallest p | rounds needed | trips for certain at "
           "| result |", "|---|---|---|---|---|---|---|---|---|---|"]
     for name, g, lk, copies, n, alpha, low, need, can, worst, res in rows:

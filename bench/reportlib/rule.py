@@ -455,17 +455,19 @@ def copies_spread(rounds, link, fig, settings, second):
 def guard_power_rows(judgements, rounds, settings):
     """The guardrails' power: per candidate, guardrail and link, [(name,
     figure, link, copies, n, alpha, smallest p, rounds needed, whether n
-    rounds can trip it, the ratio it trips at for certain: the worse of
-    the rule's minimum and the copies' spread (worse side, None: unknown),
-    result)]."""
+    rounds can trip it, the ratio to the better copy of each round at
+    which it trips whatever the noise: the rule's minimum times the
+    copies' spread, on the worse side (then the candidate is at least 3%
+    worse than both copies in every round: the smallest p; None: no
+    placebo), result)]."""
     placebo = next((j.c.name for j in judgements.values() if j.c.placebo), None)
     rows = []
     for name, j in judgements.items():
         for (g, lk), cmp_ in j.guards.items():
             spread = copies_spread(rounds, lk, g, settings, placebo)
-            worst = max(1 + MIN_GAIN, spread) if spread is not None else None
-            if worst is not None and FIG[g][4] == "hi":
-                worst = min(1 - MIN_GAIN, 1 / worst)
+            worst = None
+            if spread is not None:
+                worst = (1 + MIN_GAIN) * spread if FIG[g][4] == "lo" else (1 - MIN_GAIN) / spread
             can = reachable(cmp_.n, j.alpha_guard, cmp_.copies)
             rows.append((name, g, lk, cmp_.copies, cmp_.n, j.alpha_guard, smallest_p(cmp_.n, cmp_.copies),
                          rounds_needed(j.alpha_guard, cmp_.copies), can, worst, guard_result(cmp_, j)))
