@@ -666,12 +666,23 @@ apply_profile() {
 # ---------------------------------------------------------------------------
 # 4. The cells of the plan.
 
+# tcp_segs: the segments the server's TCP sent and retransmitted, as
+# "srv_out_segs=N srv_retrans_segs=N", from its namespace's /proc/net/snmp
+# (the names on the first Tcp: line, the counts on the second).
+tcp_segs() {
+	in_ns srv cat /proc/net/snmp | awk '$1 == "Tcp:" && !n { for (i = 2; i <= NF; i++) k[i] = $i; n = 1; next }
+		$1 == "Tcp:" { for (i = 2; i <= NF; i++) v[k[i]] = $i
+			printf "srv_out_segs=%s srv_retrans_segs=%s", v["OutSegs"], v["RetransSegs"] }'
+}
+
 # cpu_mark LABEL FILE [cell]: one line of counters: seconds since boot,
 # busy and total clock ticks of the server's and the client's CPU (busy:
 # user, nice, system, irq, softirq, steal), the CPU ticks nginx's processes
 # used (utime + stime of the master and its worker), and with "cell"
-# netem's counters toward the client and the bytes the router forwarded
-# toward the client from the server and from the competing sender. Plain
+# netem's counters toward the client, the bytes the router forwarded
+# toward the client from the server and from the competing sender, and the
+# segments the server's TCP sent and retransmitted (its namespace's
+# /proc/net/snmp: OutSegs counts the retransmitted ones too). Plain
 # bash but for tc and nft, on the client's CPU: taking the mark costs the
 # server's CPU nothing.
 cpu_mark() {
@@ -699,7 +710,7 @@ cpu_mark() {
 		extra="$(in_ns rtr tc -s qdisc show dev r-c |
 			sed -n 's/.*Sent [0-9]* bytes \([0-9]*\) pkt (dropped \([0-9]*\),.*/netem_sent=\1 netem_dropped=\2/p' |
 			head -n 1) $(in_ns rtr nft list counters table inet bench |
-			awk '$1 == "counter" { c = $2 } /bytes/ { for (i = 1; i < NF; i++) if ($i == "bytes") printf "%s_bytes=%s ", c, $(i + 1) }')"
+			awk '$1 == "counter" { c = $2 } /bytes/ { for (i = 1; i < NF; i++) if ($i == "bytes") printf "%s_bytes=%s ", c, $(i + 1) }') $(tcp_segs)"
 	fi
 	echo "$1 up=$up srv_busy=$srv srv_total=$srvt cli_busy=$cli cli_total=$clit nginx=$ng $extra" >>"$2"
 }

@@ -40,12 +40,24 @@
 #            (with it: n 8, x 0.959). passes. Its summary still shows the
 #            round: 4.5 (4.5-7.5), 1 invalid
 #   bigbuf   primary dl_time: lossy x 0.8 in every round, p 1/256, passes;
-#            new visitor TTLB x 1.05 in rounds 1-7, x 0.99 in round 8:
-#            p (worse) = 2/256 = 0.0078125 (the observed signs, and the one
-#            round flipped), ratio exp((7 log 1.05 + log 0.99)/8) = 1.0423.
-#            Guardrails nv_p50 rd_next ka_rps (dl_time is the primary) on 2
-#            links: m = 6, 0.0078125 <= 0.05/6 = 0.00833: trips (at m = 8,
-#            0.00625, it would not). fails
+#            new visitor TTLB x 1.05 in rounds 1-7, x 0.99 in round 8.
+#            Guardrails nv_p50 rd_next ka_rps (dl_time is the primary; no
+#            drops, retransmissions or competing flows in this results.csv)
+#            on 2 links: m = 6, alpha 0.05/6 = 0.00833, each judged against
+#            both copies at once (the pooled test). Per round the logs of
+#            bigbuf, the package and the placebo, less the package's: (g,
+#            0, +-c), g = log 1.05 = 0.04879 (log 0.99 = -0.01005 in round
+#            8), c = log 1.01 = 0.00995; naming cell i the candidate gives
+#            v_i - (the other two)/2. Placebo + (rounds 1 3 6 7): bigbuf
+#            0.04381, package -0.02937, placebo -0.01444; placebo - (2 4 5):
+#            0.05376, -0.01942, -0.03434; round 8: -0.005075, 0.0100,
+#            -0.004925. Observed 4 x 0.04381 + 3 x 0.05376 - 0.005075 =
+#            0.33144; in rounds 1-7 any other name loses at least 0.058,
+#            more than round 8 can give back (0.015), and in round 8 all
+#            three reach it: p (worse) = 3/3^8 = 3/6561 = 0.000457247,
+#            ratio exp(0.33144/8) = 1.0423: trips. Against the package
+#            alone 2/256 = 0.0078125, against the placebo alone the same
+#            signs. fails
 #   ssai1    kernel-default, primary rd_next on lossy alone: x 1.25 in five
 #            rounds, x 0.99 in three: p (worse) = the 8 subsets of the three
 #            flipped = 8/256 = 0.03125 <= 0.05/1 (not <= 0.05/2), ratio
@@ -56,9 +68,10 @@
 #            8/256 = 0.03125 > 0.05/2, ratio exp((5 log 0.8 + 3 log 1.01)/8)
 #            = 0.8731: "measured only: fails". No keep-alive load: ka_rps not
 #            measured. Its download on clean failed in round 2: counted at
-#            the 20 s timeout against 0.44 s, log(20/0.44) = 3.8167 once and
-#            0 seven times: n 8, p (worse) = 2^7/2^8 = 0.5, ratio
-#            exp(3.8167/8) = 1.6114
+#            the 20 s timeout against 0.44 s (both copies), log(20/0.44) =
+#            3.8167 once and 0 seven times: n 8, pooled p (worse) = the
+#            namings with round 2's own, any name in the seven others:
+#            3^7/3^8 = 1/3, ratio exp(3.8167/8) = 1.6114
 #   The power table, nv_p50 on lossy: draws +-c over 8 rounds, d = 0: the
 #   ratio is at most 1.01 > 0.97: 0%; d = 3%: all 8 below 0, p = 1/256,
 #   passes when the - draws are at least 4: 163/256 = 63.7%; 5%, 10%: 100%.
@@ -115,15 +128,17 @@ for want in \
 	placebo,lossy,nv_p50,primary,8,0.636719,0.636719,1,0.9901,1.01,"no difference" \
 	placebo,all,nv_p50,verdict,,,,,,,"no difference shown" \
 	lowat,clean,ka_srv_ms,primary,7,0.0078125,1,0.9,0.9,0.9,better \
-	lowat,clean,ka_rps,guardrail,7,1,1,1,,,ok \
+	"lowat,clean,ka_rps,guardrail against both copies,7,1,1,1,,,ok" \
 	lowat,all,ka_srv_ms,verdict,,,,,,,passes \
 	bigbuf,lossy,dl_time,primary,8,0.00390625,1,0.8,0.8,0.8,better \
-	bigbuf,lossy,nv_p50,guardrail,8,0.996094,0.0078125,1.0423,,,tripped \
+	"bigbuf,lossy,nv_p50,guardrail against both copies,8,0.999695,0.000457247,1.0423,,,tripped" \
+	"bigbuf,lossy,nv_p50,\"guardrail, against package alone\",8,0.996094,0.0078125,1.0423,,,worse" \
 	bigbuf,all,dl_time,verdict,,,,,,,fails \
 	ssai1,all,rd_next,verdict,,,,,,,"package's value earns its place" \
 	initcwnd,lossy,nv_p50,primary,8,0.03125,0.972656,0.8731,0.8,1.01,"no difference" \
-	initcwnd,lossy,ka_rps,guardrail,0,1,1,1,,,"not measured" \
-	initcwnd,clean,dl_time,guardrail,8,1,0.5,1.6114,,,ok \
+	"initcwnd,lossy,ka_rps,guardrail against both copies,0,1,1,1,,,not measured" \
+	"initcwnd,clean,dl_time,guardrail against both copies,8,1,0.333333,1.6114,,,ok" \
+	"initcwnd,lossy,netem_drop,guardrail,0,,,,,,not measured" \
 	initcwnd,all,nv_p50,verdict,,,,,,,"measured only: fails"; do
 	check "decisions: $want" grep -Fqx -- "$want" "$tmp/res/decisions.csv"
 done
@@ -139,15 +154,25 @@ check_match "the plan: 8 rounds x 2 links x 6 profiles, shuffled with the seed" 
 	"$report"
 check_match "the rule comes before the first figure" '^## The decision rule, fixed before the run$' \
 	"$(sed -n '1,/^## Link /p' "$tmp/res/report.md")"
-check_match "8 rounds can reach 0.05/2, 0.05/6 and 0.05/8 (1/256 = 0.003906)" \
-	'1/2\^8 = 0\.003906\. .*0\.025 for .*\(reachable\); 0\.008333 .*\(reachable\); 0\.00625 .*\(reachable\)\.$' \
+check_match "8 rounds can reach 0.05/2 and, pooled or not, 0.05/6 and 0.05/8 (1/256, 1/6561)" \
+	'1/2\^8 = 0\.003906 .* 1/3\^8 = 0\.0001524 .* needs 0\.025 \(reachable\)\. The guardrails need: placebo, 8 guardrail-link pair\(s\) \(against the package\): 0\.05/8 = 0\.00625, reachable; .*bigbuf, 6 guardrail-link pair\(s\) \(pooled over both copies\): 0\.05/6 = 0\.008333, reachable;' \
 	"$report"
+# Its last column: 3% times the copies' largest ratio in a round, 1.01:
+# 1.03 x 1.01 = 1.0403; the placebo's download, the package's own: 1.03.
+check_match "the guardrails' power table: bigbuf's nv_p50 on lossy, pooled" \
+	'^\| bigbuf \| nv_p50 \| lossy \| pooled \| 8 \| 0\.008333 \| 1/3\^8 = 0\.0001524 \| 5 \| ×1\.040 \| tripped \|$' "$report"
+check_match "the guardrails' power table: the placebo's, against the package, 1/256" \
+	'^\| placebo \| dl_time \| lossy \| against the package \| 8 \| 0\.00625 \| 1/2\^8 = 0\.003906 \| 8 \| ×1\.030 \| ok \|$' "$report"
+check_match "the guardrails' power table: a guardrail this run did not measure" \
+	'^\| lowat \| srv_retrans \| clean \| pooled \| – \| 0\.00625 \| – \| – \| – \| \*\*not measured\*\* \(not passed\) \|$' "$report"
+check_match "the drop table: not measured where results.csv has no drops" \
+	'^\| decide \| lossy \| lowat \| not measured \| not measured \| no competing flows \|$' "$report"
 check_match "the placebo: the run stands" '^The placebo shows no difference: the run stands\.$' "$report"
 check_match "lowat's row: the round left out, the interval" \
 	'^\| lowat \| .* \| p better 0\.007812, p worse 1, ×0\.900 \[0\.900–0\.900\], n 7 \(1 left out\); against the placebo: p better 0\.007812, p worse 1, ×0\.900, n 7 \*\*better' \
 	"$report"
 check_match "bigbuf's row: the guardrail that tripped" \
-	'^\| bigbuf \| .* \| nv_p50 on lossy \| \*\*fails\*\*: .*: nv_p50 on lossy \(worse, p 0\.007812, ×1\.042\) \|$' \
+	'^\| bigbuf \| .* \| nv_p50 on lossy \| \*\*fails\*\*: .*: nv_p50 on lossy \(worse, p 0\.0004572, ×1\.042 against both copies\); guardrails not measured in this run \(not passed\): netem_drop on lossy, ' \
 	"$report"
 check_match "the power table: nv_p50 on lossy, 0%, 63.7%, 100%, 100%" \
 	'^\| nv_p50 \| lossy \| 0\.025 \| 8 \| 0\.0% \| 63\.7% \| 100\.0% \| 100\.0% \| placebo, initcwnd \|$' "$report"
@@ -231,6 +256,125 @@ check "void: the placebo on another candidate's primary" variant cpu \
 check "void: ... decisions.csv says so" grep -Fqx \
 	'placebo,all,nv_p50,verdict,,,,,,,trips a guardrail (the run is void)' "$tmp/cpu/decisions.csv"
 check "void: ... on ka_srv_ms" grep -q '^placebo,lossy,ka_srv_ms,guardrail,8,.*,tripped$' "$tmp/cpu/decisions.csv"
+
+# The guardrails against both copies of the package at once (the pooled
+# test). lowat's 2 MB download on lossy the package's x 1.10 in rounds 1-6
+# and x 0.99 in rounds 7-8, where the placebo's is the package's x 0.90:
+# worse than the placebo in every round (x 1.10), than the package in six.
+# Against the package alone: logs 6 x 0.09531 and 2 x -0.01005, only the
+# flips of the two small ones reach the sum, p 4/256 = 0.015625 > 0.05/6
+# (the rule of the package alone: no trip). Pooled, per round v_i - (the
+# other two)/2 for the three names: rounds 1-6 (g, 0, 0), g = log 1.1:
+# lowat 0.09531, the package and the placebo -0.04766 each; rounds 7-8
+# (log 0.99, 0, log 0.9): lowat 0.04263, the package 0.05771, the placebo
+# -0.10034. Any other name in rounds 1-6 loses 0.143, more than rounds 7-8
+# can give back (2 x 0.0151); there the package's name reaches the sum,
+# the placebo's does not: 2 x 2 = 4 namings, p 4/6561 = 0.000609663 <=
+# 0.05/8 (lowat's pairs: nv_p50 rd_next dl_time ka_rps on 2 links), ratio
+# exp((6 x 0.09531 + 2 x 0.04263)/8) = 1.0856: it trips, lowat fails. The
+# placebo's own download: two rounds of x 0.9, p (better) 1/4, no trip.
+# p (better), the other side: all but the namings (flips) above the sum,
+# 3 of the 4 that reach it: 1 - 3/6561 = 0.999543, 1 - 3/256 = 0.988281.
+pkgdl="NR == FNR { if (\$1 == \"decide\" && \$3 == \"lossy\" && \$6 == \"dl_time_s\" && \$4 == \"package\") v[\$2] = \$8; next }"
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+dl='$1 == "decide" && $3 == "lossy" && $6 == "dl_time_s"'
+check "pooled: a guardrail worse than the placebo, not the package" variant gplacebo \
+	"$pkgdl $dl && \$4 == \"lowat\" { \$8 = v[\$2] * (\$2 <= 6 ? 1.1 : 0.99) }
+	$dl && \$4 == \"placebo\" && \$2 > 6 { \$8 = v[\$2] * 0.9 } { print }"
+for want in \
+	"lowat,lossy,dl_time,guardrail against both copies,8,0.999543,0.000609663,1.0856,,,tripped" \
+	"lowat,lossy,dl_time,\"guardrail, against package alone\",8,0.988281,0.015625,1.0714,,,no difference" \
+	"lowat,lossy,dl_time,\"guardrail, against placebo alone\",8,1,0.00390625,1.1,,,worse" \
+	"lowat,all,ka_srv_ms,verdict,,,,,,,fails" \
+	"placebo,lossy,dl_time,guardrail,8,0.25,1,0.974,,,ok" \
+	"placebo,all,nv_p50,verdict,,,,,,,no difference shown"; do
+	check "pooled, the placebo's side: $want" grep -Fqx -- "$want" "$tmp/gplacebo/decisions.csv"
+done
+# The mirror: lowat the package's x 1.10 in every round, the placebo's x
+# 1/0.9 in rounds 7-8: worse than the package in every round (p 1/256),
+# than the placebo in six (p 4/256); pooled the same 4/6561, x 1.0856.
+check "pooled: a guardrail worse than the package, not the placebo" variant gpackage \
+	"$pkgdl $dl && \$4 == \"lowat\" { \$8 = v[\$2] * 1.1 }
+	$dl && \$4 == \"placebo\" && \$2 > 6 { \$8 = v[\$2] / 0.9 } { print }"
+for want in \
+	"lowat,lossy,dl_time,guardrail against both copies,8,0.999543,0.000609663,1.0856,,,tripped" \
+	"lowat,lossy,dl_time,\"guardrail, against package alone\",8,1,0.00390625,1.1,,,worse" \
+	"lowat,lossy,dl_time,\"guardrail, against placebo alone\",8,0.988281,0.015625,1.0714,,,no difference" \
+	"lowat,all,ka_srv_ms,verdict,,,,,,,fails"; do
+	check "pooled, the package's side: $want" grep -Fqx -- "$want" "$tmp/gpackage/decisions.csv"
+done
+# Seven rounds: the placebo's guardrails, against the package alone, reach
+# 1/2^7 = 0.0078 at the least, above 0.05/8 = 0.00625: none can trip (it
+# takes 8), so neither the placebo nor the rest can be decided; the
+# candidates' pooled ones reach 1/3^7 = 0.000457 (5 rounds would do).
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+check "seven rounds: the report runs" variant seven 'NR == FNR { next } $2 != 8 { print }'
+check "seven rounds: the placebo's guardrail cannot trip" grep -Fqx \
+	'placebo,lossy,dl_time,guardrail,7,1,1,1,,,cannot trip with 7 rounds' "$tmp/seven/decisions.csv"
+check "seven rounds: so the rule cannot decide" grep -Fqx 'lowat,all,ka_srv_ms,verdict,,,,,,,cannot decide' \
+	"$tmp/seven/decisions.csv"
+seven=$(cat "$tmp/seven/report.md")
+check_match "seven rounds: the power table says so loudly" \
+	'^\| placebo \| dl_time \| lossy \| against the package \| 7 \| 0\.00625 \| 1/2\^7 = 0\.007812 \| 8 \| ×1\.030 \| \*\*cannot trip with 7 rounds\*\* \(needs 8\) \|$' \
+	"$seven"
+check_match "seven rounds: ... above it too" \
+	"^\\*\\*Guardrails that cannot trip with these rounds\\*\\*: placebo's rd_next on lossy \\(7 rounds, needs 8\\)," "$seven"
+check_match "seven rounds: ... and the reach" \
+	'placebo, 8 guardrail-link pair\(s\) \(against the package\): 0\.05/8 = 0\.00625, \*\*out of reach: no guardrail can trip with 7 rounds, it takes 8\*\*' \
+	"$seven"
+check_match "seven rounds: lowat's pooled guardrails could" \
+	'^\| lowat \| dl_time \| lossy \| pooled \| 7 \| 0\.00625 \| 1/3\^7 = 0\.0004572 \| 5 \| ×1\.030 \| ok \|$' "$seven"
+# Drops at the bottleneck: netem sent 10000 packets toward the client in
+# every decide cell and dropped 100 (100/10100 = 0.990099%), 200 with
+# lowat on lossy (200/10200 = 1.960784%): worse than both copies in every
+# round, p 1/3^8 = 0.000152416 <= 0.05/10 (lowat's pairs: five figures on
+# 2 links), ratio 1.960784/0.990099 = 1.9804: it trips, lowat fails. The
+# placebo's drops are the package's: p 1, the run stands.
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+check "drops: the report runs" variant drops 'NR == FNR { next } { print }
+	$1 == "decide" && $5 == "visitor" && $6 == "visit_ok" && $7 == 1 {
+		print $1, $2, $3, $4, "cell", "netem_sent_pkts", 1, 10000
+		print $1, $2, $3, $4, "cell", "netem_dropped_pkts", 1, ($4 == "lowat" && $3 == "lossy") ? 200 : 100 }'
+for want in \
+	"lowat,lossy,netem_drop,guardrail against both copies,8,1,0.000152416,1.9804,,,tripped" \
+	"lowat,clean,netem_drop,guardrail against both copies,8,1,1,1,,,ok" \
+	"lowat,all,ka_srv_ms,verdict,,,,,,,fails" \
+	"placebo,lossy,netem_drop,guardrail,8,1,1,1,,,ok" \
+	"placebo,all,nv_p50,verdict,,,,,,,no difference shown"; do
+	check "drops: $want" grep -Fqx -- "$want" "$tmp/drops/decisions.csv"
+done
+drops=$(cat "$tmp/drops/report.md")
+check_match "drops: the verdict says why" \
+	'^\| lowat \| .* \| netem_drop on lossy \| \*\*fails\*\*: .*guardrail tripped: netem_drop on lossy \(worse, p 0\.0001524, ×1\.980 against both copies\)' \
+	"$drops"
+check_match "drops: the drop table, lowat on lossy" \
+	'^\| decide \| lossy \| lowat \| 1\.96 \(1\.96–1\.96\)% \| not measured \| no competing flows \|$' "$drops"
+check_match "drops: ... and the package" \
+	'^\| decide \| lossy \| package \| 0\.99 \(0\.99–0\.99\)% \| not measured \| no competing flows \|$' "$drops"
+# The competing flows' throughput, a guardrail where the link has them: the
+# clean link given two competing flows, each decide cell there 10 s long
+# with 1 MB of the other sender's bytes toward the client (0.8 Mbit/s), 0.5
+# MB with lowat (0.4 Mbit/s): lower than both copies in every round, p
+# 1/3^8 = 0.000152416 <= 0.05/9 (lowat's pairs: four figures on 2 links,
+# the throughput on clean), ratio 0.5: it trips. No such pair on lossy,
+# which has no competing flows.
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+check "competing throughput: the report runs" variant flows 'NR == FNR { next } { print }
+	$1 == "decide" && $3 == "clean" && $5 == "visitor" && $6 == "visit_ok" && $7 == 1 {
+		print $1, $2, $3, $4, "cell", "cell_s", 1, 10
+		print $1, $2, $3, $4, "cell", "other_bytes", 1, $4 == "lowat" ? 500000 : 1000000 }'
+sed -i 's/^\(clean\t20\t0\t100\t1500\t1\t\)0/\12/' "$tmp/flows/settings/links"
+check "competing throughput: ... with two flows on clean" "$top/bench/report" --no-plot "$tmp/flows"
+for want in \
+	"lowat,clean,other_rate,guardrail against both copies,8,1,0.000152416,0.5,,,tripped" \
+	"placebo,clean,other_rate,guardrail,8,1,1,1,,,ok" \
+	"lowat,all,ka_srv_ms,verdict,,,,,,,fails"; do
+	check "competing throughput: $want" grep -Fqx -- "$want" "$tmp/flows/decisions.csv"
+done
+check "competing throughput: none on lossy" sh -c "! grep -q '^lowat,lossy,other_rate,' '$tmp/flows/decisions.csv'"
+check_match "competing throughput: the drop table" \
+	'^\| decide \| clean \| lowat \| not measured \| not measured \| 0\.40 \(0\.40–0\.40\) Mbit/s \|$' \
+	"$(cat "$tmp/flows/report.md")"
 # The competing-flow link in the decide pass too: the reference pass's cells
 # of stock and the package copied into it. The table shows both passes.
 # shellcheck disable=SC2016 # awk's fields, not the shell's
@@ -335,18 +479,21 @@ check_match "six-column links: buffer 1, no competing flow" \
 # 0.161, tls 0.482 - 0.161 = 0.321, wait 0.650 - 0.482 = 0.168, transfer
 # 1.203 - 0.650 = 0.553; a failed one has its TCP connect alone. The
 # reader: a pause of 5 - 1.2 = 3.8 s. The bytes at the router: +1000 from
-# the server, +3000 from the other sender. The old tag's download: 2 s, 200
+# the server, +3000 from the other sender, over the cell's 10 s: the
+# competing flows' throughput 8 x 3000 / 10 = 2400 bit/s, 0.0024 Mbit/s.
+# The server's TCP: 2000 segments sent, 20 of them retransmitted, 1%, over
+# a cell of 130 - 100 = 30 s. The old tag's download: 2 s, 200
 # ticks; the client's total +200, busy +40: idle 160, busy 40: 20%; at
 # 838860.8 bytes/s, 0.8389 MB/s.
 mkdir -p "$tmp/raw/raw" "$tmp/raw/settings"
 cp "$tmp/res/settings/candidates" "$tmp/res/settings/links" "$tmp/raw/settings/"
 cat >"$tmp/raw/raw/decide1-lossy-package-cpu.txt" <<'EOF'
-cell_start up=100 srv_busy=0 srv_total=0 cli_busy=0 cli_total=0 nginx=0 netem_sent=5000 netem_dropped=10
+cell_start up=100 srv_busy=0 srv_total=0 cli_busy=0 cli_total=0 nginx=0 netem_sent=5000 netem_dropped=10 srv_out_segs=1000 srv_retrans_segs=10
 visitor_start up=101 srv_busy=0 srv_total=0 cli_busy=0 cli_total=0 nginx=0
 visitor_end up=111 srv_busy=200 srv_total=1000 cli_busy=850 cli_total=1000 nginx=150
 reader_start up=112 srv_busy=200 srv_total=1000 cli_busy=850 cli_total=1000 nginx=150
 reader_end up=122 srv_busy=210 srv_total=2000 cli_busy=950 cli_total=2000 nginx=160
-cell_end up=130 srv_busy=210 srv_total=2800 cli_busy=950 cli_total=2800 nginx=160 netem_sent=6000 netem_dropped=15
+cell_end up=130 srv_busy=210 srv_total=2800 cli_busy=950 cli_total=2800 nginx=160 netem_sent=6000 netem_dropped=15 srv_out_segs=3000 srv_retrans_segs=30
 EOF
 cat >"$tmp/raw/raw/decide1-lossy-package-visits.txt" <<'EOF'
 visit stream=1 n=0 http=200 size=69632 connects=1 tcp=0.161 tls=0.482 ttfb=0.650 total=1.203 exit=0
@@ -392,6 +539,10 @@ for want in \
 	decide,1,lossy,package,reader,connects,2,0 \
 	decide,1,lossy,package,reader,pause_s,1,3.8 \
 	decide,1,lossy,package,cell,netem_dropped_pkts,1,5 \
+	decide,1,lossy,package,cell,srv_out_segs,1,2000 \
+	decide,1,lossy,package,cell,srv_retrans_segs,1,20 \
+	decide,1,lossy,package,cell,cell_s,1,30 \
+	ref,1,compete,stock,cell,cell_s,1,10 \
 	ref,1,compete,stock,cell,srv_bytes,1,1000 \
 	ref,1,compete,stock,cell,other_bytes,1,3000 \
 	ref,1,compete,stock,reader,pause_s,1,0 \
@@ -404,7 +555,9 @@ check "raw files: a failed visit has no TLS phase" \
 for want in \
 	decide,lossy,package,nv_tls,1,0.321,0.321,0.321,1 \
 	decide,lossy,package,rd_next,1,0.45,0.45,0.45,0 \
-	ref,compete,stock,srv_share,1,25,25,25,0; do
+	ref,compete,stock,srv_share,1,25,25,25,0 \
+	ref,compete,stock,other_rate,1,0.0024,0.0024,0.0024,0 \
+	decide,lossy,package,srv_retrans,1,1,1,1,0; do
 	check "raw files, summary: $want" grep -Fqx -- "$want" "$tmp/raw/summary.csv"
 done
 
@@ -618,7 +771,7 @@ check_eq "links: a Gilbert-Elliott loss's mean" "1.3171 1" \
 # smallest p is 1/4 = 0.25 > 0.0167, while rd_next and dl_time pair in 8
 # (1/256 = 0.0039 <= 0.0167).
 check_eq "a guardrail with too few valid rounds is named untestable" \
-	"fails|primary not better (best: l, p 1 against 0.05, ×1.000); untestable guardrails, too few valid rounds: ka_rps on l (n 2)" \
+	"fails|primary not better (best: l, p 1 against 0.05, ×1.000); untestable guardrails, too few valid rounds: ka_rps on l (n 2); guardrails not measured in this run (not passed): netem_drop on l, srv_retrans on l" \
 	"$(python3 -B -c "import sys; sys.path.insert(0, '$top/bench')
 from reportlib.figures import Rounds
 from reportlib.config import Candidate
@@ -643,6 +796,21 @@ check_eq "sign flip: all zeros, no rounds" "1.0 1.0" "$(py 'sign_flip_p([0.0, 0.
 # flipped reach the observed sum: 2 / 2^20 (counted by halves, 2^10 each).
 check_eq "sign flip: 20 rounds" "2 1048576" \
 	"$(py '"%d %d" % (sign_flip_p([-0.1] * 19 + [0.05]) * 2 ** 20, 2 ** 20)')"
+# The pooled test against two copies: per round, naming one of the three
+# cells the candidate. Two rounds where the candidate alone is higher
+# (logs 1, 0, 0), higher better: only the observed naming is as good, 1/9;
+# lower better: every naming is as good or better, 1. One round 1, 0, 0 and one
+# of three equal values (a tie whatever the name): 3/9. The fewest rounds
+# at 0.05/12 = 0.004167: 1/3^5 = 0.0041 against two copies, 1/2^8 against
+# one; at 0.05/16 = 0.003125, 6 and 9.
+check_eq "pooled: the candidate the highest of three in both rounds" "0.1111 1.0" \
+	"$(py '"%.4f %s" % (pooled_p([(1, 0, 0)] * 2, "hi"), pooled_p([(1, 0, 0)] * 2, "lo"))')"
+check_eq "pooled: a round of three equal values is any naming" 0.3333 \
+	"$(py '"%.4f" % pooled_p([(0, 1, 1), (0, 0, 0)])')"
+check_eq "pooled: ... the candidate best, lower better" 0.1111 \
+	"$(py '"%.4f" % pooled_p([(0, 1, 1), (-1, 0, 0)])')"
+check_eq "rounds needed: pooled and not, at 0.05/12 and 0.05/16" "5 8 6 9" \
+	"$(py '"%d %d %d %d" % (rounds_needed(0.05 / 12, 2), rounds_needed(0.05 / 12), rounds_needed(0.05 / 16, 2), rounds_needed(0.05 / 16))')"
 check_eq "rule: 8 rounds 10% faster pass" "True 0.0039 0.900" \
 	"$(py '"%s %.4f %.3f" % rule([0.9 * v for v in range(1, 9)], list(range(1, 9)))[:3]')"
 check_eq "rule: 8 rounds 1% faster fail on the effect" "False 0.0039" \

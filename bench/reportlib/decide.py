@@ -16,7 +16,17 @@ The smallest p that n rounds can give is 1/2^n: with 3 or 4 rounds (1/8,
 1/16) nothing can pass at 0.05, with 5 (1/32) only a candidate better in
 every round.
 
-Besides the test: the interval of the ratio its inversion gives, and the
+The pooled test (pooled_p) judges a candidate against two copies of the
+reference at once, each round measuring the three side by side in a
+shuffled order: if the candidate changes nothing, the three are the same
+profile, and which of a round's three cells carries the candidate's name
+is as likely to be any of them. The p-value is the share of the 3^n ways
+of naming one cell of each round the candidate whose mean log(candidate /
+geometric mean of the other two) is at least as extreme as the one
+observed: the smallest is 1/3^n, where the candidate is the worst of the
+three in every round.
+
+Besides the tests: the interval of the ratio its inversion gives, and the
 share of sign flips of noise draws on which a rule passes (its false-pass
 rate and power).
 """
@@ -29,6 +39,7 @@ import random
 ALPHA = 0.05
 MIN_GAIN = 0.03
 MAX_ROUNDS = 24  # 16.8 million flips, counted as two halves of 4096
+MAX_POOLED_ROUNDS = 16  # 43 million namings, counted as two halves of 6561
 # Means of log ratios that agree within this count as equal, so that the
 # rounding of a value never decides a comparison.
 TIE = 1e-9
@@ -93,6 +104,61 @@ def count_at_least(d, target):
     h = len(d) // 2
     first, second = flip_sums(d[:h]), sorted(flip_sums(d[h:]))
     return sum(len(second) - bisect.bisect_left(second, target - a) for a in first)
+
+
+def smallest_p(n, copies=1):
+    """The smallest one-sided p that N rounds can give: 1/2^n against one
+    copy of the reference (sign flips), 1/3^n against two (pooled_p)."""
+    return (1.0 / (2 if copies == 1 else 3)) ** n
+
+
+def rounds_needed(alpha, copies=1):
+    """The fewest rounds whose smallest p is at most ALPHA."""
+    n = 1
+    while smallest_p(n, copies) > alpha * (1 + TIE):
+        n += 1
+    return n
+
+
+def pooled_logs(triples):
+    """Per-round log(candidate / geometric mean of the two copies), from
+    TRIPLES (log candidate, log copy 1, log copy 2)."""
+    return [a - (b + c) / 2 for a, b, c in triples]
+
+
+def pooled_p(triples, better="lo"):
+    """The exact one-sided p of the candidate against two copies of the
+    reference (TRIPLES: per round, the logs of the candidate's value and
+    of each copy's): the share of the 3^n namings of one cell per round as
+    the candidate whose sum of log(named / geometric mean of the other
+    two) is as good for the candidate as the observed one or better
+    (lower where BETTER is "lo"). Ties within 1e-9 of the sum of |log
+    ratio| count, as in sign_flip_p; no rounds, or three equal values in
+    every round: p = 1."""
+    if better not in ("lo", "hi"):
+        raise ValueError("better is 'lo' or 'hi', not %r" % better)
+    n = len(triples)
+    if n > MAX_POOLED_ROUNDS:
+        raise ValueError("%d rounds: more than %d to enumerate" % (n, MAX_POOLED_ROUNDS))
+    sign = -1 if better == "lo" else 1  # > 0: the candidate better
+    # Naming cell i of a round gives v_i - (the other two) / 2, that is
+    # 1.5 (v_i - the round's mean); the first of each triple is observed.
+    opts = [[sign * 1.5 * (v - sum(t) / 3) for v in t] for t in triples]
+    observed = sum(o[0] for o in opts)
+    tol = 1e-9 * sum(abs(x) for o in opts for x in o)
+    if n == 0 or tol == 0:
+        return 1.0
+    h = n // 2
+
+    def sums(part):
+        out = [0.0]
+        for o in part:
+            out = [s + x for s in out for x in o]
+        return out
+
+    first, second = sums(opts[:h]), sorted(sums(opts[h:]))
+    hits = sum(len(second) - bisect.bisect_left(second, observed - tol - a) for a in first)
+    return hits / 3 ** n
 
 
 def geo_mean_ratio(logs):

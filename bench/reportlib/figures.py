@@ -61,8 +61,10 @@ FIGURES = [
     ("dl_srv_busy", "download", "server CPU busy, download", 0, None, False, "%"),
     ("dl_srv_ms", "download", "server CPU per download", 0, "lo", False, " ms"),
     ("dl_cli_busy", "download", "client CPU busy, download", 0, None, False, "%"),
-    ("netem_drop", "cell", "netem drops toward the client", 2, None, False, "%"),
+    ("netem_drop", "cell", "drops at the bottleneck toward the client", 2, "lo", False, "%"),
+    ("srv_retrans", "cell", "the server's retransmitted segments", 2, "lo", False, "%"),
     ("srv_share", "cell", "the server's share of the bytes toward the client", 0, None, False, "%"),
+    ("other_rate", "cell", "the competing flows' throughput", 2, "hi", False, " Mbit/s"),
 ]
 FIG = {f[0]: f for f in FIGURES}
 DECIDING = [f[0] for f in FIGURES if f[5]]
@@ -202,6 +204,14 @@ def cell_figures(data, cell):
     srv, other = one("cell", "srv_bytes"), one("cell", "other_bytes")
     if srv is not None and other is not None and srv + other > 0:
         fig["srv_share"] = 100 * srv / (srv + other)
+    # The competing flows' throughput over the cell (its seconds: the runs
+    # before 2026-12-07 did not keep them in results.csv).
+    cell_s = one("cell", "cell_s")
+    if other is not None and cell_s:
+        fig["other_rate"] = 8 * other / cell_s / 1e6
+    out_segs, retrans = one("cell", "srv_out_segs"), one("cell", "srv_retrans_segs")
+    if out_segs and retrans is not None:
+        fig["srv_retrans"] = 100 * retrans / out_segs
     return {k: v for k, v in fig.items() if v is not None}
 
 

@@ -5,11 +5,11 @@ sections after them are in sections.py."""
 import os
 
 from .config import loss_words, setting
-from .decide import ALPHA
+from .decide import ALPHA, rounds_needed, smallest_p
 from .figures import BASE_PROFILES, FIG, SATURATED_PCT
 from .floors import INITIAL_WINDOW, download_floor
 from .rawdata import FILE_BYTES, PAGE_BYTES
-from .rule import EFFECTS, GUARDRAILS, rule_text
+from .rule import EFFECTS, rule_text
 from . import sections
 from .sections import num
 
@@ -114,26 +114,33 @@ def plan_words(rounds, settings, plan, link_order, profiles):
     return w
 
 
-def reach_words(decide_links, nrounds):
+def reach_words(decide_links, nrounds, judgements):
     """Whether the rounds of this run can reach the rule's thresholds: n
-    paired rounds give a p of 1/2^n at the least."""
+    paired rounds give a p of 1/2^n at the least against one copy of the
+    package, 1/3^n against both (the guardrails' pooled test)."""
     k = len(decide_links)
     if not k:
         return "No decide pass: nothing to decide."
-    low = 0.5 ** nrounds if nrounds else 1.0
-    need = [("a primary judged on all %d decide link(s)" % k, ALPHA / k),
-            ("a guardrail, %d of them on each link" % (len(GUARDRAILS) - 1), ALPHA / ((len(GUARDRAILS) - 1) * k)),
-            ("a guardrail, %d of them on each link (a primary that is not one)" % len(GUARDRAILS),
-             ALPHA / (len(GUARDRAILS) * k))]
-    ok = [low <= a for _, a in need]
-    text = "With this run's %d round(s) the smallest p is 1/2^%d = %.4g. It needs to be at most %s." % (
-        nrounds, nrounds, low, "; ".join("%.4g for %s (%s)" % (a, what, "reachable" if y else "out of reach")
-                                         for (what, a), y in zip(need, ok)))
-    if not (ok[0] and ok[1]):
+    low = smallest_p(nrounds) if nrounds else 1.0
+    text = ("With this run's %d round(s) the smallest p is 1/2^%d = %.4g against one copy of the package and "
+            "1/3^%d = %.4g against both at once. A primary judged on all %d decide link(s) needs %.4g (%s)." % (
+                nrounds, nrounds, low, nrounds, smallest_p(nrounds, 2) if nrounds else 1.0, k, ALPHA / k,
+                "reachable" if low <= ALPHA / k else "out of reach"))
+    parts, blocked = [], ALPHA / k < low
+    for name, j in judgements.items():
+        if not j.guards:
+            continue
+        ok = smallest_p(nrounds, j.guard_copies) <= j.alpha_guard * (1 + 1e-9)
+        parts.append("%s, %d guardrail-link pair(s) (%s): %g/%d = %.4g, %s" % (
+            name, len(j.guards), "pooled over both copies" if j.guard_copies == 2 else "against the package",
+            ALPHA, len(j.guards), j.alpha_guard,
+            "reachable" if ok else "**out of reach: no guardrail can trip with %d rounds, it takes %d**" % (
+                nrounds, rounds_needed(j.alpha_guard, j.guard_copies))))
+        blocked = blocked or (j.c.placebo and not ok)
+    if parts:
+        text += " The guardrails need: " + "; ".join(parts) + "."
+    if blocked:
         text += " The rule cannot decide with %d round(s)." % nrounds
-    elif not ok[2]:
-        text += (" A candidate whose primary is not one of the guardrails cannot be decided with %d round(s)."
-                 % nrounds)
     return text
 
 
@@ -175,6 +182,72 @@ def power_table(rows):
     return w
 
 
+def guard_power_table(rows, nrounds):
+    """The guardrails' power: what each one's rounds can reach."""
+    if not rows:
+        return ["No guardrail was judged."]
+    short = ["%s's %s on %s (%d rounds, needs %d)" % (name, g, lk, n, need)
+             for name, g, lk, _, n, _, _, need, can, _, res in rows if not can and res not in ("not measured", "tripped")]
+    w = []
+    if short:
+        w += ["**Guardrails that cannot trip with these rounds**: %s." % ", ".join(short), ""]
+    w += ["Per guardrail and link: the test (pooled: against both copies of the package at once, its smallest p "
+          "1/3^n; against the package: the sign-flip test, 1/2^n), the paired rounds n, its level α = 0.05/m, "
+          "the smallest p of n rounds, the fewest rounds that can reach α, and the ratio to the better copy of "
+          "each round at which it trips whatever the noise: the rule's 3% times the largest ratio between the "
+          "package and the placebo in one round of this run (a candidate that much worse than the better copy of "
+          "each round is 3% worse than both in every round: the smallest p, a trip wherever n reaches α). Below "
+          "it a trip needs the candidate worse than both in nearly every round.", "",
+          "| candidate | guardrail | link | test | rounds | α | smallest p | rounds needed | trips for certain at "
+          "| result |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for name, g, lk, copies, n, alpha, low, need, can, worst, res in rows:
+        if res == "not measured":
+            w.append("| %s | %s | %s | %s | – | %.4g | – | – | – | **not measured** (not passed) |" % (
+                name, g, lk, "pooled" if copies == 2 else "against the package", alpha))
+            continue
+        w.append("| %s | %s | %s | %s | %d | %.4g | %s | %d | %s | %s |" % (
+            name, g, lk, "pooled" if copies == 2 else "against the package", n, alpha,
+            "1/%d^%d = %.4g" % (3 if copies == 2 else 2, n, low), need,
+            "×%.3f" % worst if worst is not None else "–",
+            res if can or res == "tripped" else "**%s** (needs %d)" % (
+                "no valid pair, cannot trip" if not n else "cannot trip with %d rounds" % n, need)))
+    return w
+
+
+def drop_table(summary, links, link_info, profiles):
+    """Drops and retransmissions at the bottleneck, and the competing
+    flows' throughput, per pass, link and profile."""
+    w = ["netem's counters on the router toward the client (its random loss and what its buffer could not hold, "
+         "of every sender's packets: the competing flows' too) as the share of the packets dropped; the server's "
+         "retransmitted segments over the segments it sent (its network namespace's TCP counters); the competing "
+         "flows' throughput over the cell, where the link has them. Median (min–max) over the rounds. A figure "
+         "this run's results.csv does not hold is **not measured**: the runs before 2026-12-07 did not count the "
+         "retransmissions, and their results.csv holds no cell's seconds (their raw files do: bench/report makes "
+         "results.csv again from raw/ where it is there). A cell where netem dropped nothing has no log ratio: it "
+         "is left out of the drops' guardrail.", "",
+         "| pass | link | profile | drops | the server's retransmissions | the competing flows' throughput |",
+         "|---|---|---|---|---|---|"]
+    shown = 0
+    for pas in ("decide", "ref"):
+        for lk in links:
+            for p in profiles:
+                if not any((pas, lk, p, f) in summary for f in ("netem_drop", "nv_p50", "dl_time", "ka_rps")):
+                    continue
+                shown += 1
+                flows = link_info.get(lk, {}).get("flows", 0)
+                w.append("| %s | %s | %s | %s | %s | %s |" % (
+                    pas, lk, p, cell(summary, pas, lk, p, "netem_drop")
+                    if (pas, lk, p, "netem_drop") in summary else "not measured",
+                    cell(summary, pas, lk, p, "srv_retrans") if (pas, lk, p, "srv_retrans") in summary
+                    else "not measured",
+                    ("no competing flows" if not flows else
+                     cell(summary, pas, lk, p, "other_rate") if (pas, lk, p, "other_rate") in summary
+                     else "not measured")))
+    if not shown:
+        w.append("| not run | | | | | |")
+    return w
+
+
 def link_tables(summary, pas, link, profiles, li, iws):
     """The tables of one pass on one link: the loads, then the new visitors'
     phases and the reader."""
@@ -199,7 +272,7 @@ def link_tables(summary, pas, link, profiles, li, iws):
     return w
 
 
-def write_report(res, summary, rounds, ctx, judgements, state, power, plotted):
+def write_report(res, summary, rounds, ctx, judgements, state, power, guard_power, plotted):
     """CTX: links (in order), decide_links, profiles, cands, link_info,
     settings, plan."""
     settings, link_info = ctx["settings"], ctx["link_info"]
@@ -229,7 +302,7 @@ def write_report(res, summary, rounds, ctx, judgements, state, power, plotted):
     for para in rule_text(settings):
         w("* " + para)
     w("")
-    w(reach_words(ctx["decide_links"], nrounds))
+    w(reach_words(ctx["decide_links"], nrounds, judgements))
     w("")
     w("## The placebo")
     w("")
@@ -256,6 +329,14 @@ def write_report(res, summary, rounds, ctx, judgements, state, power, plotted):
       "false-pass rate and power are at most these. Beyond 12 rounds, a seeded sample of 4096 flips.")
     w("")
     L.extend(power_table(power))
+    w("")
+    w("## The guardrails' power")
+    w("")
+    L.extend(guard_power_table(guard_power, nrounds))
+    w("")
+    w("## Drops and retransmissions at the bottleneck")
+    w("")
+    L.extend(drop_table(summary, ctx["links"], link_info, ctx["profiles"]))
     w("")
     w("Each figure below: median (min–max) over the rounds, each round's figure computed from that round's "
       "measurements. × floor: the median over the link's floor (the lossy link's section says how it is "

@@ -106,7 +106,7 @@ def interval(marks, start, end, ticks):
         out[side + "_busy_pct"] = 100 * busy / (wall * ticks) if wall > 0 else 0.0
         out[side + "_cpu_s"] = busy / ticks
     out["nginx_cpu_s"] = (b["nginx"] - a["nginx"]) / ticks
-    for k in ("netem_sent", "netem_dropped", "srv_bytes", "other_bytes"):
+    for k in ("netem_sent", "netem_dropped", "srv_bytes", "other_bytes", "srv_out_segs", "srv_retrans_segs"):
         if k in a and k in b:
             out[k] = b[k] - a[k]
     return out
@@ -229,9 +229,12 @@ def raw_to_rows(raw, ticks):
                         ("srv_busy_pct", "srv_cpu_s", "cli_busy_pct"), i)
         cpu = interval(marks, "cell_start", "cell_end", ticks)
         for k, metric in (("netem_sent", "netem_sent_pkts"), ("netem_dropped", "netem_dropped_pkts"),
-                          ("srv_bytes", "srv_bytes"), ("other_bytes", "other_bytes")):
+                          ("srv_bytes", "srv_bytes"), ("other_bytes", "other_bytes"),
+                          ("srv_out_segs", "srv_out_segs"), ("srv_retrans_segs", "srv_retrans_segs")):
             if cpu and k in cpu:
                 add("cell", metric, cpu[k])
+        if cpu:
+            add("cell", "cell_s", cpu["seconds"])
     return rows
 
 

@@ -1,6 +1,7 @@
 """The decision rule, fixed before the run, applied to it: each
-candidate's primary figure and guardrails against the package, paired by
-round, the placebo's verdict (a run where chance alone decided something
+candidate's primary figure against each copy of the package (the package
+and the placebo) and its guardrails against both at once (the pooled
+test), paired by round, the guardrails' power, the placebo's verdict (a run where chance alone decided something
 is void), each primary's effect and interval, the false-pass rate and
 power the run's own placebo gives; decisions.csv.
 
@@ -12,14 +13,19 @@ import math
 import os
 
 from .config import die, setting
-from .decide import ALPHA, MAX_ROUNDS, MIN_GAIN, geo_mean_ratio, loses, pass_rate, passes, ratio_interval, sign_flip_p
+from .decide import (ALPHA, MAX_POOLED_ROUNDS, MAX_ROUNDS, MIN_GAIN, better_by, geo_mean_ratio, loses, pass_rate,
+                     passes, pooled_logs, pooled_p, ratio_interval, rounds_needed, sign_flip_p, smallest_p, worse_by)
 from .figures import FIG
 from .rawdata import fmt_csv
 
 REFERENCE = "package"
 DEFAULT_PRIMARY = "nv_p50"
-# The figures that decide for every candidate: one per load.
-GUARDRAILS = ("nv_p50", "rd_next", "dl_time", "ka_rps")
+# The figures that decide for every candidate: one per load, then the
+# bottleneck's drops, the server's retransmissions and, on a link with
+# competing flows, their throughput.
+GUARDRAILS = ("nv_p50", "rd_next", "dl_time", "ka_rps", "netem_drop", "srv_retrans", "other_rate")
+# Guardrails that apply only where the link has competing flows.
+FLOW_GUARDRAILS = ("other_rate",)
 # The true effects of the power table; 0 gives the false-pass rate.
 EFFECTS = (0.0, 0.03, 0.05, 0.10)
 
@@ -38,9 +44,17 @@ RULE = [
     "of L the one-sided p (worse) is at most {alpha:g}/|L| and the ratio at least {gain:g}% worse. Both against "
     "each copy of the package: the package and the placebo, paired by round the same way, so that the package's "
     "own cells, shared by every comparison, cannot decide alone (where there is no placebo, against the package).",
-    "Guardrails: {guards}, less the primary, on every link of the decide pass. One trips when its one-sided p "
-    "(worse) is at most {alpha:g}/m (m = the guardrails × the decide links) and its ratio is at least {gain:g}% "
-    "worse.",
+    "Guardrails: {guards}, less the primary, on every link of the decide pass (other_rate, the competing flows' "
+    "throughput, on the links that have them), each judged against both copies of the package at once by a "
+    "pooled test: in each round the candidate, the package and the placebo ran in a shuffled order, so where the "
+    "candidate changes nothing each of the round's three cells is as likely to carry its name; p is the share of "
+    "the 3^n namings of one cell per round whose mean log(named / geometric mean of the other two) is as bad as "
+    "the candidate's or worse (at the least 1/3^n: the candidate the worst of the three in every round). One "
+    "trips when that p is at most {alpha:g}/m (m = the guardrail-link pairs this run measured) and the ratio "
+    "candidate / geometric mean of the two copies is at least {gain:g}% worse. Where there is no placebo, and for "
+    "the placebo itself, the sign-flip test against the package (at the least 1/2^n). A guardrail whose rounds "
+    "cannot reach its level cannot trip, and the report says so (the guardrails' power); one the run did not "
+    "measure is named, never counted as passed.",
     "Verdict: **passes** when the primary passes, loses on no link and no guardrail trips; **fails** otherwise, "
     "with the reason. A kernel-default candidate puts one key of the package back to the kernel's default, so "
     "its verdict reads on the package's value: **package's value earns its place** when the candidate loses on "
@@ -55,7 +69,8 @@ RULE = [
     "Effect: the geometric mean ratio of each candidate's primary on each link, and its 95% interval: the ratios "
     "r for which the exact two-sided sign-flip p of (log ratios − log r) is above {alpha:g} (two-sided p = "
     "min(1, 2 × the smaller one-sided p)), its ends found by bisection.",
-    "Rounds: n paired rounds give a p of 1/2^n at the least, and a candidate whose cells pair in fewer rounds "
+    "Rounds: n paired rounds give a p of 1/2^n at the least (1/3^n for the pooled test), and a candidate "
+    "whose cells pair in fewer rounds "
     "than the rule needs cannot be decided. Ties: means of log ratios within 1e-9 of each other count as equal, "
     "so that the rounding of a value never decides.",
 ]
@@ -98,39 +113,47 @@ def bound(fig, settings):
     return None
 
 
-def paired_logs(rounds, cand, link, fig, settings, ref=REFERENCE, left_out=None):
-    """The per-round log(CAND / REF) of FIG on LINK, in the decide pass.
-    LEFT_OUT, a list, gets the rounds where both values are there but a
-    load was invalid."""
-    logs = []
+def round_values(rounds, profs, link, fig, settings, left_out=None):
+    """Per round of the decide pass, the values of FIG on LINK of PROFS (the
+    candidate first), where every one is there and usable: [(v, ...)].
+    LEFT_OUT, a list, gets the rounds where all are there but a load was
+    invalid."""
+    out = []
     for cell in sorted(rounds.figs):
         pas, rnd, lk, prof = cell
-        if pas != "decide" or lk != link or prof != cand:
+        if pas != "decide" or lk != link or prof != profs[0]:
             continue
-        a, a_ok = rounds.value(cell, fig)
-        b, b_ok = rounds.value(("decide", rnd, link, ref), fig)
-        if a is None or b is None:
+        got = [rounds.value(("decide", rnd, link, p), fig) for p in profs]
+        vals = [v for v, _ in got]
+        if any(v is None for v in vals):
             continue
-        if not (a_ok and b_ok):
+        if not all(ok for _, ok in got):
             if left_out is not None:
                 left_out.append(rnd)
             continue
         lo = FIG[fig][4] == "lo"
         # A value that never came: infinitely slow, or a rate of 0. Any
         # other value outside (0, inf) has no ratio, and no bound either.
-        failed_a, failed_b = (a == math.inf, b == math.inf) if lo else (a <= 0, b <= 0)
-        usable_a, usable_b = failed_a or 0 < a < math.inf, failed_b or 0 < b < math.inf
-        if (failed_a and failed_b) or not (usable_a and usable_b):
+        failed = [(v == math.inf) if lo else (v <= 0) for v in vals]
+        usable = [f or 0 < v < math.inf for f, v in zip(failed, vals)]
+        if all(failed) or not all(usable):
             continue
-        if failed_a or failed_b:
+        if any(failed):
             cap = bound(fig, settings)
             if cap is None:
                 continue
-            seen = b if failed_a else a
-            cap = max(cap, seen) if lo else min(cap, seen)
-            a, b = (cap if failed_a else a), (cap if failed_b else b)
-        logs.append(math.log(a / b))
-    return logs
+            seen = [v for f, v in zip(failed, vals) if not f]
+            cap = max([cap] + seen) if lo else min([cap] + seen)
+            vals = [cap if f else v for f, v in zip(failed, vals)]
+        out.append(tuple(vals))
+    return out
+
+
+def paired_logs(rounds, cand, link, fig, settings, ref=REFERENCE, left_out=None):
+    """The per-round log(CAND / REF) of FIG on LINK, in the decide pass.
+    LEFT_OUT, a list, gets the rounds where both values are there but a
+    load was invalid."""
+    return [math.log(a / b) for a, b in round_values(rounds, (cand, ref), link, fig, settings, left_out)]
 
 
 class Comparison:
@@ -138,6 +161,8 @@ class Comparison:
     geometric mean ratio, whether it is better (passes) or worse (loses) at
     ALPHA_K; the ratio's 95% interval when asked; the rounds left out for
     an invalid load."""
+
+    copies = 1
 
     def __init__(self, rounds, name, link, fig, settings, alpha_k, interval=False, ref=REFERENCE):
         self.left_out = []
@@ -159,8 +184,44 @@ class Comparison:
         self.ci = ratio_interval(logs) if interval else None
 
 
-def reachable(n, alpha):
-    return n > 0 and 0.5 ** n <= alpha
+class Pooled:
+    """One guardrail of a candidate on one link against both copies of the
+    package at once (decide.pooled_p): n, p (better), p (worse), the
+    geometric mean ratio candidate / geometric mean of the two copies,
+    whether it is better or worse at ALPHA_K (the p and at least MIN_GAIN);
+    the rounds left out for an invalid load."""
+
+    copies = 2
+
+    def __init__(self, rounds, name, link, fig, settings, alpha_k, second):
+        self.left_out = []
+        vals = round_values(rounds, (name, REFERENCE, second), link, fig, settings, self.left_out)
+        triples = [tuple(math.log(v) for v in t) for t in vals]
+        better = FIG[fig][4]
+        logs = pooled_logs(triples)
+        self.n = len(triples)
+        self.ratio = geo_mean_ratio(logs)
+        self.ci = None
+        if self.n > MAX_POOLED_ROUNDS:
+            self.p_better = self.p_worse = 1.0
+            self.better = self.worse = False
+            return
+        self.p_better = pooled_p(triples, better)
+        self.p_worse = pooled_p(triples, "hi" if better == "lo" else "lo")
+        self.better = bool(logs) and better_by(logs, better) and self.p_better <= alpha_k
+        self.worse = bool(logs) and worse_by(logs, better) and self.p_worse <= alpha_k
+
+
+def reachable(n, alpha, copies=1):
+    return n > 0 and smallest_p(n, copies) <= alpha * (1 + 1e-9)
+
+
+def measured(rounds, fig, link):
+    """Whether the decide pass has FIG on LINK in any cell (for the
+    competing flows' throughput: above 0 in one)."""
+    return any(pas == "decide" and lk == link and (f.get(fig) or 0) > 0 if fig in FLOW_GUARDRAILS else
+               pas == "decide" and lk == link and fig in f
+               for (pas, _, lk, _), f in rounds.figs.items())
 
 
 class Judgement:
@@ -168,7 +229,7 @@ class Judgement:
     against SECOND, the placebo, the package's second copy), its guardrails
     on each decide link, its verdict."""
 
-    def __init__(self, c, rounds, decide_links, settings, extra_guards=(), second=None):
+    def __init__(self, c, rounds, decide_links, settings, extra_guards=(), second=None, flows=None):
         self.c = c
         self.fig = primary_of(c)
         self.links = c.links or list(decide_links)
@@ -182,11 +243,32 @@ class Judgement:
                          for lk in self.links} if second else {}
         # EXTRA_GUARDS: for the placebo, the other candidates' primary
         # figures, so that it is tested wherever a candidate is.
+        # The guardrail-link pairs: those this run measured count in m; one
+        # it did not measure (a figure older runs lack) is named, never a
+        # pass. The competing flows' throughput only where there are flows
+        # (FLOWS: link -> competing flows; None: wherever it was measured).
         self.guard_figs = [g for g in dict.fromkeys(list(GUARDRAILS) + list(extra_guards)) if g != self.fig]
-        m = len(self.guard_figs) * len(decide_links)
+        pairs = [(g, lk) for g in self.guard_figs for lk in decide_links
+                 if g not in FLOW_GUARDRAILS or (flows.get(lk, 0) > 0 if flows is not None
+                                                  else measured(rounds, g, lk))]
+        self.unmeasured = [k for k in pairs if not measured(rounds, *k)]
+        pairs = [k for k in pairs if k not in self.unmeasured]
+        m = len(pairs)
         self.alpha_guard = ALPHA / m if m else ALPHA
-        self.guards = {(g, lk): Comparison(rounds, c.name, lk, g, settings, self.alpha_guard)
-                       for g in self.guard_figs for lk in decide_links}
+        # Against both copies of the package at once (the pooled test);
+        # the placebo, one of the copies, against the other alone.
+        self.pooled = bool(second) and not c.placebo
+        self.guard_copies = 2 if self.pooled else 1
+        if self.pooled:
+            self.guards = {(g, lk): Pooled(rounds, c.name, lk, g, settings, self.alpha_guard, second)
+                           for g, lk in pairs}
+            self.guards_each = {(g, lk): (Comparison(rounds, c.name, lk, g, settings, self.alpha_guard),
+                                          Comparison(rounds, c.name, lk, g, settings, self.alpha_guard, ref=second))
+                                for g, lk in pairs}
+        else:
+            self.guards = {(g, lk): Comparison(rounds, c.name, lk, g, settings, self.alpha_guard)
+                           for g, lk in pairs}
+            self.guards_each = {}
         # The rounds that pair on every decide link: what the rule can reach.
         cells = {(r, lk) for (pas, r, lk, p) in rounds.figs if pas == "decide" and p == c.name}
         refs = {(r, lk) for (pas, r, lk, p) in rounds.figs if pas == "decide" and p == REFERENCE}
@@ -213,9 +295,14 @@ class Judgement:
         if not reachable(self.rounds, self.alpha_primary):
             why.append("%d paired round(s): the smallest p, 1/2^%d = %.4g, is above %.4g for the primary" % (
                 self.rounds, self.rounds, 0.5 ** self.rounds, self.alpha_primary))
-        elif not reachable(self.rounds, self.alpha_guard):
-            why.append("%d paired round(s): the smallest p, %.4g, is above %.4g: no guardrail could trip" % (
-                self.rounds, 0.5 ** self.rounds, self.alpha_guard))
+        elif self.guards and not reachable(self.rounds, self.alpha_guard, self.guard_copies):
+            why.append("%d paired round(s): the smallest p of the guardrails' test, %.4g, is above %.4g (%g/%d): "
+                       "no guardrail could trip, it takes %d rounds" % (
+                           self.rounds, smallest_p(self.rounds, self.guard_copies), self.alpha_guard, ALPHA,
+                           len(self.guards), rounds_needed(self.alpha_guard, self.guard_copies)))
+        elif self.pooled and self.rounds > MAX_POOLED_ROUNDS:
+            why.append("%d rounds: more than the %d the guardrails' pooled test enumerates" % (
+                self.rounds, MAX_POOLED_ROUNDS))
         return "; ".join(why) or None
 
     def against_second(self, lk, side):
@@ -230,8 +317,12 @@ class Judgement:
         client's CPU was too busy) cannot reach their alpha: they cannot
         trip, and the verdict says so."""
         out = ["%s on %s (n %d)" % (g, lk, cmp_.n) for (g, lk), cmp_ in self.guards.items()
-               if not reachable(cmp_.n, self.alpha_guard)]
-        return "; untestable guardrails, too few valid rounds: " + ", ".join(out) if out else ""
+               if not reachable(cmp_.n, self.alpha_guard, cmp_.copies)]
+        text = "; untestable guardrails, too few valid rounds: " + ", ".join(out) if out else ""
+        if self.unmeasured:
+            text += "; guardrails not measured in this run (not passed): " + ", ".join(
+                "%s on %s" % k for k in self.unmeasured)
+        return text
 
     def decide(self):
         """(verdict, reason) on the primary and the guardrails alone."""
@@ -242,9 +333,10 @@ class Judgement:
         cannot = self.cannot()
         if cannot:
             return "cannot decide", cannot
-        trips = ", ".join("%s on %s (%s, p %.4g, ×%.3f)" % (
+        trips = ", ".join("%s on %s (%s, p %.4g, ×%.3f%s)" % (
             g, lk, "worse" if self.guards[(g, lk)].worse else "better",
-            min(self.guards[(g, lk)].p_worse, self.guards[(g, lk)].p_better), self.guards[(g, lk)].ratio)
+            min(self.guards[(g, lk)].p_worse, self.guards[(g, lk)].p_better), self.guards[(g, lk)].ratio,
+            " against both copies" if self.pooled else "")
             for g, lk in self.tripped)
         better = "; ".join("%s better on %s (p %.4g, ×%.3f%s)" % (
             self.fig, lk, self.primary[lk].p_better, self.primary[lk].ratio, self.against_second(lk, "p_better"))
@@ -286,7 +378,7 @@ class Judgement:
         return verdict, why
 
 
-def judge_all(cands, rounds, decide_links, settings):
+def judge_all(cands, rounds, decide_links, settings, flows=None):
     """{name: Judgement} for the candidates measured in the decide pass,
     and the run's state: (void, a sentence). Each Judgement's shown
     verdict (shown) says void or cannot decide where the run does."""
@@ -297,7 +389,7 @@ def judge_all(cands, rounds, decide_links, settings):
     primaries = [primary_of(c) for c in cands if c.name in measured and not c.placebo and not c.measure_only]
     second = next((c.name for c in cands if c.placebo and c.name in measured), None)
     out = {c.name: Judgement(c, rounds, decide_links, settings, primaries if c.placebo else (),
-                             None if c.placebo else second)
+                             None if c.placebo else second, flows)
            for c in cands if c.name in measured}
     placebos = [j for j in out.values() if j.c.placebo]
     # Without a placebo that the rounds can judge, nothing shows that chance
@@ -348,6 +440,53 @@ def power_rows(judgements, rounds, settings):
     return rows
 
 
+def copies_spread(rounds, link, fig, settings, second):
+    """The largest ratio between the package's and the placebo's values of
+    FIG on LINK in one round (at least 1): a candidate this much worse than
+    the better copy of each round is worse than both in every round, where
+    a guardrail's test reaches its smallest p. None without a placebo or a
+    round where both are there."""
+    if not second:
+        return None
+    logs = paired_logs(rounds, second, link, fig, settings)
+    return math.exp(max(abs(x) for x in logs)) if logs else None
+
+
+def guard_power_rows(judgements, rounds, settings):
+    """The guardrails' power: per candidate, guardrail and link, [(name,
+    figure, link, copies, n, alpha, smallest p, rounds needed, whether n
+    rounds can trip it, the ratio to the better copy of each round at
+    which it trips whatever the noise: the rule's minimum times the
+    copies' spread, on the worse side (then the candidate is at least 3%
+    worse than both copies in every round: the smallest p; None: no
+    placebo), result)]."""
+    placebo = next((j.c.name for j in judgements.values() if j.c.placebo), None)
+    rows = []
+    for name, j in judgements.items():
+        for (g, lk), cmp_ in j.guards.items():
+            spread = copies_spread(rounds, lk, g, settings, placebo)
+            worst = None
+            if spread is not None:
+                worst = (1 + MIN_GAIN) * spread if FIG[g][4] == "lo" else (1 - MIN_GAIN) / spread
+            can = reachable(cmp_.n, j.alpha_guard, cmp_.copies)
+            rows.append((name, g, lk, cmp_.copies, cmp_.n, j.alpha_guard, smallest_p(cmp_.n, cmp_.copies),
+                         rounds_needed(j.alpha_guard, cmp_.copies), can, worst, guard_result(cmp_, j)))
+        for g, lk in j.unmeasured:
+            rows.append((name, g, lk, j.guard_copies, 0, j.alpha_guard, None, None, False, None, "not measured"))
+    return rows
+
+
+def guard_result(cmp_, j):
+    """A guardrail's result as decisions.csv and the power table write it."""
+    if not cmp_.n:
+        return "no valid pair" if cmp_.left_out else "not measured"
+    if cmp_.worse or (j.c.placebo and cmp_.better):
+        return "tripped"
+    if not reachable(cmp_.n, j.alpha_guard, cmp_.copies):
+        return "cannot trip with %d rounds" % cmp_.n
+    return "ok"
+
+
 def write_decisions(res, judgements, state):
     def p(v):
         return "%.6g" % v
@@ -374,8 +513,13 @@ def write_decisions(res, judgements, state):
                     wr.writerow([name, lk, j.fig, "primary against " + j.second, cmp2.n, p(cmp2.p_better),
                                  p(cmp2.p_worse), fmt_csv(cmp2.ratio), "", "", result(cmp2)])
             for (g, lk), cmp_ in j.guards.items():
-                wr.writerow([name, lk, g, "guardrail", cmp_.n, p(cmp_.p_better), p(cmp_.p_worse),
-                             fmt_csv(cmp_.ratio), "", "",
-                             ("tripped" if cmp_.worse else "ok") if cmp_.n else unmeasured(cmp_)])
+                wr.writerow([name, lk, g, "guardrail against both copies" if cmp_.copies == 2 else "guardrail",
+                             cmp_.n, p(cmp_.p_better), p(cmp_.p_worse), fmt_csv(cmp_.ratio), "", "",
+                             guard_result(cmp_, j)])
+                for ref, each in zip((REFERENCE, j.second), j.guards_each.get((g, lk), ())):
+                    wr.writerow([name, lk, g, "guardrail, against %s alone" % ref, each.n, p(each.p_better),
+                                 p(each.p_worse), fmt_csv(each.ratio), "", "", result(each)])
+            for g, lk in j.unmeasured:
+                wr.writerow([name, lk, g, "guardrail", 0, "", "", "", "", "", "not measured"])
             wr.writerow([name, "all", j.fig, "verdict", "", "", "", "", "", "",
                          j.shown + (" (the run is void)" if state[0] and j.c.placebo else "")])
