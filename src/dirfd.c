@@ -147,3 +147,21 @@ void dirfd_remove_temporaries(int dir_fd, const char *name)
 			(void)unlinkat(dir_fd, de->d_name, 0);
 	closedir(dir);
 }
+
+/* NAME in the directory root + dir (made if missing, reached as dirfd_open
+ * reaches it), written whole or not at all, mode 0644, once what a run
+ * killed earlier left of it is removed: the small files of the state
+ * directory. */
+int dirfd_write_whole(const char *root, const char *dir, const char *name,
+		      const char *data, size_t len)
+{
+	int dir_fd, r;
+
+	r = dirfd_open(root, dir, true, &dir_fd);
+	if (r < 0)
+		return r;
+	dirfd_remove_temporaries(dir_fd, name);
+	r = write_file_atomic_at(dir_fd, name, data, len, 0644);
+	close(dir_fd);
+	return r;
+}

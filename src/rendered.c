@@ -100,19 +100,13 @@ int rendered_read(const char *root, unsigned *ret_cpus, enum congestion *ret_cho
 int rendered_write(const char *root, unsigned cpus, enum congestion choice)
 {
 	char data[RENDERED_SIZE_MAX + 1];
-	int dir_fd, len, r;
+	int len;
 
 	len = snprintf(data, sizeof(data), "cpus=%u\ncongestion=%s\n", cpus,
 		       congestion_to_string(choice));
 	if (len < 0 || len > RENDERED_SIZE_MAX)
 		return -EINVAL;
-	r = dirfd_open(root, STATE_DIR, true, &dir_fd);
-	if (r < 0)
-		return r;
-	dirfd_remove_temporaries(dir_fd, rendered_name);
-	r = write_file_atomic_at(dir_fd, rendered_name, data, (size_t)len, 0644);
-	close(dir_fd);
-	return r;
+	return dirfd_write_whole(root, STATE_DIR, rendered_name, data, (size_t)len);
 }
 
 static const struct command_option rendered_options[] = {

@@ -63,23 +63,16 @@ int seal_root_id(const char *root, char *buf, size_t size)
 	return len < 0 || (size_t)len >= size ? -ENAMETOOLONG : 0;
 }
 
-/* Through the state directory's descriptor, as every file of the journal's:
- * written whole, what a run killed earlier left removed first. */
+/* Through the state directory's descriptor, as every file of the journal's. */
 int seal_write(const char *root, const char *body)
 {
 	char data[SEAL_SIZE_MAX + 1];
-	int dir_fd, len, r;
+	int len;
 
 	len = snprintf(data, sizeof(data), "%s\n%s", SEAL_HEADER, body);
 	if (len < 0 || len > SEAL_SIZE_MAX)
 		return -EFBIG;
-	r = dirfd_open(root, STATE_DIR, true, &dir_fd);
-	if (r < 0)
-		return r;
-	dirfd_remove_temporaries(dir_fd, seal_name);
-	r = write_file_atomic_at(dir_fd, seal_name, data, (size_t)len, 0644);
-	close(dir_fd);
-	return r;
+	return dirfd_write_whole(root, STATE_DIR, seal_name, data, (size_t)len);
 }
 
 int seal_remove(const char *root)
