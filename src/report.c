@@ -192,6 +192,7 @@ static void compare_cpu_profiles(struct report *r)
  * all collected. */
 void report_decide(struct report *r)
 {
+	r->initwnd_wanted = r->initwnd_fq && r->initwnd_want.n_ports > 0;
 	r->cpus_compared = false;
 	r->n_cpu_changes = 0;
 	if (r->fragment_cpus > 0 && r->fragment_cpus != r->info.cpus && r->have_choice)

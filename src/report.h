@@ -121,11 +121,13 @@ struct report {
 	int qdisc_error; /* 0, -EOPNOTSUPP under --root, or why the dump failed */
 	size_t n_links;
 	struct qdisc_link links[REPORT_LINKS_MAX];
-	/* The initial-window program (initwnd.c): wanted where the fragment
-	 * sets fq and the setting names a port, with these ports and windows;
+	/* The initial-window program (initwnd.c): whether the fragment sets
+	 * fq; wanted (report_decide()) where it does and the setting names a
+	 * port, with these ports and windows;
 	 * as pinned (0), or not (-ENOENT), or not queried (-EOPNOTSUPP, under
 	 * --root), or why it cannot be read; and why apply could not attach
 	 * it, where it recorded that. */
+	bool initwnd_fq;
 	bool initwnd_wanted;
 	struct sockops_windows initwnd_want;
 	int initwnd_error;

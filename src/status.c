@@ -132,8 +132,7 @@ static void status_initwnd(const struct context *ctx, const struct assignments *
 			   struct report *r)
 {
 	(void)initwnd_ports_read(ctx->root, &r->initwnd_want);
-	r->initwnd_wanted = initwnd_fragment_wants(fragment) &&
-			    r->initwnd_want.n_ports > 0;
+	r->initwnd_fq = initwnd_fragment_wants(fragment);
 	if (ctx->root[0] != '\0') {
 		r->initwnd_error = -EOPNOTSUPP;
 		return;

@@ -59,6 +59,7 @@ static void report_in_effect(struct report *r, struct key_facts *keys)
 			     .root = "mq",
 			     .n_leaves = 1,
 			     .leaves = { "fq" } } },
+		.initwnd_fq = true,
 		.initwnd_wanted = true,
 		.initwnd_want = { .cwnd = 32,
 				  .rwnd = 32,
@@ -264,6 +265,8 @@ static void test_verdict(void **state _unused_)
 		INITWND_UNREADABLE,
 		INITWND_UNDER_ROOT,
 		INITWND_UNWANTED_ATTACHED,
+		INITWND_NO_PORTS_ATTACHED,
+		INITWND_NO_PORTS_DETACHED,
 		INITWND_LEFT_ALONE,
 	};
 	static const struct {
@@ -305,6 +308,9 @@ static void test_verdict(void **state _unused_)
 		{ INITWND_UNREADABLE, VERDICT_IN_EFFECT, 0, "" },
 		{ INITWND_UNDER_ROOT, VERDICT_IN_EFFECT, 0, "" },
 		{ INITWND_UNWANTED_ATTACHED, VERDICT_ALARM, 3, "initial-window-drift " },
+		/* fq, but the ports file names none: not wanted either. */
+		{ INITWND_NO_PORTS_ATTACHED, VERDICT_ALARM, 3, "initial-window-drift " },
+		{ INITWND_NO_PORTS_DETACHED, VERDICT_IN_EFFECT, 0, "" },
 		{ INITWND_LEFT_ALONE, VERDICT_CHOSEN, 0, "left-alone " },
 	};
 	bool seen[CONDITION_MAX] = { false };
@@ -377,7 +383,7 @@ static void test_verdict(void **state _unused_)
 			r.fragment_present = false;
 			r.n_keys = 0;
 			r.qdisc = NULL;
-			r.initwnd_wanted = false;
+			r.initwnd_fq = false;
 			r.initwnd.attached = false;
 			r.choice = cases[i].change == CUBIC_NO_FRAGMENT ?
 					   CONGESTION_CUBIC :
@@ -425,7 +431,15 @@ static void test_verdict(void **state _unused_)
 			r.initwnd_error = -EOPNOTSUPP;
 			break;
 		case INITWND_UNWANTED_ATTACHED:
-			r.initwnd_wanted = false;
+			r.initwnd_fq = false;
+			break;
+		case INITWND_NO_PORTS_ATTACHED:
+			r.initwnd_want.n_ports = 0;
+			break;
+		case INITWND_NO_PORTS_DETACHED:
+			r.initwnd_want.n_ports = 0;
+			r.initwnd.attached = false;
+			r.initwnd_error = -ENOENT;
 			break;
 		case INITWND_LEFT_ALONE:
 			r.initwnd.attached = false;
