@@ -15,12 +15,14 @@
 #      CPU 1 alone, the client, the router and everything else CPU 0;
 #   4. measure the cells of /host/plan in its order, one a line: "PASS
 #      ROUND LINK PROFILE" (bench/plan made it, shuffled, on the host): the
-#      profile applied to the server's namespace, then four loads from the
+#      profile applied to the server's namespace, then five loads from the
 #      client's namespace: keep-alive (wrk), new visitors (a new TCP and
 #      TLS connection per page, many pages from one curl process per
 #      stream), a reader (a page, an idle pause, the next page on the same
-#      connection) and the 2 MB download; on a link with competing flows,
-#      long cubic downloads from the other sender run beside them.
+#      connection), the WordPress-like page with its 20 subresources
+#      (bench/pageload: HTTP/2 and HTTP/1.1, IPv4 and IPv6) and the 2 MB
+#      download; on a link with competing flows, long cubic downloads from
+#      the other sender run beside them.
 #
 # It writes raw outputs only (wrk's and curl's text, CPU counters, read-back
 # settings, timings) under /host/out; bench/report turns them into CSV,
@@ -44,10 +46,22 @@ NGINX_PID=/run/nginx-bench.pid
 NGINX_PROFILE=/etc/nginx/bench-profile.conf
 INSTALLER_CONF=/etc/sysctl.d/99-wp-panel.conf
 PKG_FRAGMENT=/etc/sysctl.d/60-wp-panel-nettune.conf
+IW_CGROUP=/sys/fs/cgroup                 # where the package attaches its program
+IW_PKG_PINS=/sys/fs/bpf/wp-panel-nettune # its pins (src/sockops.h)
+IW_PINS=/sys/fs/bpf/bench-initwnd        # the benchmark's pins of the same objects
 SERVER_IP=10.0.1.1
 ROUTER_SRV_IP=10.0.1.254
 OTHER_IP=10.0.3.1     # the competing sender, beside the server
+# IPv6 beside IPv4 on the server's and the client's legs (unique local
+# addresses, inside the VM's namespaces only), the same routes and netem.
+SERVER_IP6=fd00:1::1
+ROUTER_SRV_IP6=fd00:1::fe
+CLIENT_IP6=fd00:2::1
+ROUTER_CLI_IP6=fd00:2::fe
 URL_PAGE=https://$SERVER_IP:443/page.html   # explicit port: no /etc/services here
+# The WordPress-like front page: its HTML and 20 subresources (below).
+URL_WP4=https://$SERVER_IP:443/wp/index.html
+URL_WP6=https://[$SERVER_IP6]:443/wp/index.html
 URL_FILE=https://$SERVER_IP:443/file-2mb.bin
 URL_BULK=http://$OTHER_IP:80/bulk.bin        # what the competing flows fetch
 PAGE_BYTES=69632      # 68 KiB, a WordPress front page's HTML
@@ -138,6 +152,9 @@ systemctl stop nginx.service 2>/dev/null
 	echo "wrk: $(dpkg-query -W -f '${Version}' wrk)"
 	echo "nginx: $(nginx -v 2>&1 | sed 's/^nginx version: //')"
 	echo "curl: $(dpkg-query -W -f '${Version}' curl)"
+	echo "python3: $(dpkg-query -W -f '${Version}' python3)"
+	echo "python3-h2: $(dpkg-query -W -f '${Version}' python3-h2)"
+	echo "bpftool: $(dpkg-query -W -f '${Version}' bpftool)"
 	echo "openssl: $(openssl version)"
 	echo "iproute2: $(dpkg-query -W -f '${Version}' iproute2)"
 	echo "package: $(dpkg-deb -f /host/pkg.deb Package) $(dpkg-deb -f /host/pkg.deb Version)"
@@ -147,15 +164,29 @@ declare -A STOCK
 parse_conf /root/stock-sysctl.txt STOCK
 
 # ---------------------------------------------------------------------------
-# 2. The path: server (10.0.1.1) - router - client (10.0.2.1), veth pairs,
-# and the competing sender (10.0.3.1) on a third leg of the router.
+# 2. The path: server (10.0.1.1, fd00:1::1) - router - client (10.0.2.1,
+# fd00:2::1), veth pairs, and the competing sender (10.0.3.1, IPv4 only) on
+# a third leg of the router.
 say "building the namespaces"
 modprobe -a veth sch_netem sch_fq sch_fq_codel tcp_bbr nf_tables || die "modprobe failed"
 for ns in srv rtr cli oth; do
 	ip netns add "$ns"
 	in_ns "$ns" ip link set lo up
-	# No IPv6 chatter (router solicitations, MLD) through the emulated path.
-	in_ns "$ns" sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+	if [ "$ns" = oth ]; then
+		in_ns "$ns" sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+		continue
+	fi
+	# IPv6 with static addresses only: no router solicitations or
+	# advertisements taken, no autoconfiguration, no duplicate address
+	# detection (an address usable at once), so that nothing but the
+	# loads (and neighbour discovery, IPv6's ARP) crosses the path. Set
+	# on "default" before the interfaces are made: they take it.
+	for scope in all default; do
+		in_ns "$ns" sysctl -q -w "net.ipv6.conf.$scope.accept_ra=0" \
+			"net.ipv6.conf.$scope.autoconf=0" "net.ipv6.conf.$scope.accept_dad=0" \
+			"net.ipv6.conf.$scope.router_solicitations=0" ||
+			die "IPv6 settings in $ns"
+	done
 done
 # One client address stands for many visitors: no connection may start
 # with what an earlier one left in the TCP metrics cache (ssthresh, RTT).
@@ -172,6 +203,10 @@ in_ns rtr ip addr add 10.0.2.254/24 dev r-c
 in_ns cli ip addr add 10.0.2.1/24 dev c-r
 in_ns rtr ip addr add 10.0.3.254/24 dev r-o
 in_ns oth ip addr add "$OTHER_IP/24" dev o-r
+in_ns srv ip addr add "$SERVER_IP6/64" dev s-r nodad
+in_ns rtr ip addr add "$ROUTER_SRV_IP6/64" dev r-s nodad
+in_ns rtr ip addr add "$ROUTER_CLI_IP6/64" dev r-c nodad
+in_ns cli ip addr add "$CLIENT_IP6/64" dev c-r nodad
 for pair in srv:s-r rtr:r-s rtr:r-c cli:c-r rtr:r-o oth:o-r; do
 	ns=${pair%%:*} dev=${pair#*:}
 	# veth hands whole 64 KB TSO/GSO super-packets to its peer: netem would
@@ -192,18 +227,21 @@ for pair in srv:s-r rtr:r-s rtr:r-c cli:c-r rtr:r-o oth:o-r; do
 		>>"$SET/offloads.txt"
 done
 in_ns cli ip route add default via 10.0.2.254
+in_ns cli ip -6 route add default via "$ROUTER_CLI_IP6" dev c-r
 in_ns oth ip route add default via 10.0.3.254
 # The competing flows are cubic, as most of the Internet's bulk senders,
 # whatever profile the server has; the other sender's namespace keeps the
 # stock values it was made with.
 in_ns oth sysctl -q -w net.ipv4.tcp_congestion_control=cubic ||
 	die "cubic for the competing sender"
-in_ns rtr sysctl -q -w net.ipv4.ip_forward=1
-# server_route [ATTRIBUTE...]: the server's default route, with the given
-# route attributes (initcwnd ...) or none.
+in_ns rtr sysctl -q -w net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+# server_route [ATTRIBUTE...]: the server's default routes, IPv4 and IPv6,
+# with the given route attributes (initcwnd ...) or none.
 server_route() {
 	# shellcheck disable=SC2068 # attribute words
 	in_ns srv ip route replace default via "$ROUTER_SRV_IP" dev s-r $@ || die "ip route $*"
+	# shellcheck disable=SC2068 # attribute words
+	in_ns srv ip -6 route replace default via "$ROUTER_SRV_IP6" dev s-r $@ || die "ip -6 route $*"
 }
 server_route
 
@@ -281,6 +319,8 @@ set_link() {
 		die "netem on r-o"
 	in_ns rtr ip route replace 10.0.2.0/24 dev r-c proto kernel scope link src 10.0.2.254 \
 		mtu "$mtu" || die "mtu $mtu on the route to the client"
+	in_ns rtr ip -6 route replace fd00:2::/64 dev r-c proto kernel metric 256 mtu "$mtu" ||
+		die "mtu $mtu on the IPv6 route to the client"
 	# The router's table: what it forwards toward the client, counted by
 	# sender (the server's share against the competing flows), and, below
 	# an MTU of 1500, its "fragmentation needed" dropped.
@@ -292,12 +332,14 @@ set_link() {
 		echo "	chain forward {"
 		echo "		type filter hook forward priority 0;"
 		echo "		oifname \"r-c\" ip saddr $SERVER_IP counter name srv"
+		echo "		oifname \"r-c\" ip6 saddr $SERVER_IP6 counter name srv"
 		echo "		oifname \"r-c\" ip saddr $OTHER_IP counter name other"
 		echo "	}"
 		if [ "$mtu" -lt 1500 ]; then
 			echo "	chain output {"
 			echo "		type filter hook output priority 0;"
 			echo "		icmp type destination-unreachable icmp code frag-needed counter drop"
+			echo "		icmpv6 type packet-too-big counter drop"
 			echo "	}"
 		fi
 		echo "}"
@@ -309,6 +351,7 @@ set_link() {
 		echo "router r-s (toward the server): $(in_ns rtr tc qdisc show dev r-s)"
 		echo "router r-o (toward the other sender): $(in_ns rtr tc qdisc show dev r-o)"
 		echo "router route toward the client: $(in_ns rtr ip route show 10.0.2.0/24)"
+		echo "router IPv6 route toward the client: $(in_ns rtr ip -6 route show fd00:2::/64)"
 		echo "client c-r mtu: $(in_ns cli cat /sys/class/net/c-r/mtu)"
 	} >"$SET/link-$1.txt"
 }
@@ -327,8 +370,8 @@ mkdir -p "$DOCROOT" "$TLS"
 		-keyout ca.key -out ca.pem -subj /CN=bench-ca -days 2 &&
 		openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes \
 			-keyout key.pem -out server.csr -subj "/CN=$SERVER_IP" &&
-		printf 'subjectAltName=IP:%s\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' \
-			"$SERVER_IP" >server.ext &&
+		printf 'subjectAltName=IP:%s,IP:%s\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n' \
+			"$SERVER_IP" "$SERVER_IP6" >server.ext &&
 		openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -set_serial 1 -days 2 \
 			-extfile server.ext -out server.pem &&
 		cat server.pem ca.pem >chain.pem
@@ -346,6 +389,71 @@ page_tail=$'\n</body></html>\n'
 } >"$DOCROOT/page.html"
 [ "$(stat -c %s "$DOCROOT/page.html")" = "$PAGE_BYTES" ] || die "page.html is not $PAGE_BYTES bytes"
 head -c "$FILE_BYTES" /dev/urandom >"$DOCROOT/file-2mb.bin"
+
+# The WordPress-like front page (the page loads, bench/pageload): its HTML
+# and 20 subresources, the sizes those of a theme's front page as served
+# (bytes on the wire: CSS and JavaScript as compressed, images and fonts
+# as they are; random bytes, which no compression changes). The figures:
+# the HTTP Archive's Web Almanac 2024, chapter "Page Weight" (crawl of
+# October 2024), median desktop home page: 2,652 KB in 71 requests; by type
+# (medians of each, so they do not add up to the total) images 1,054 KB in
+# 18 requests, JavaScript 613 KB in 24, fonts 131 KB, CSS 78 KB, HTML 18 KB.
+# A WordPress theme's front page carries more HTML than the median (its
+# posts' excerpts, inline styles and scripts: 60 kB here), the theme's and
+# the block library's style sheets, jQuery (3.7.1's minified file is 87,533
+# bytes) with jquery-migrate, two web fonts and nine images: 1.0 MB in 21
+# objects, lighter than the median page, with subresources of its sizes
+# (CSS 121 kB, JavaScript 184 kB, images 605 kB, fonts 54 kB). The links are
+# at the end of the HTML, so that both protocols' clients ask for every
+# subresource once the HTML has arrived: the same order for both.
+WP_OBJECTS="
+css/style.css 81920
+css/block-library.css 12288
+css/theme-custom.css 5120
+css/fonts.css 24576
+js/jquery.min.js 87552
+js/jquery-migrate.min.js 13312
+js/theme.js 30720
+js/navigation.js 10240
+js/wp-embed.js 46080
+img/hero.jpg 153600
+img/logo.png 20480
+img/post-1.jpg 51200
+img/post-2.jpg 51200
+img/post-3.jpg 51200
+img/post-4.jpg 51200
+img/featured.webp 122880
+img/avatar.jpg 25600
+img/banner.jpg 92160
+fonts/body.woff2 24576
+fonts/heading.woff2 30720"
+WP_HTML_BYTES=61440
+mkdir -p "$DOCROOT/wp/css" "$DOCROOT/wp/js" "$DOCROOT/wp/img" "$DOCROOT/wp/fonts"
+wp_links=
+WP_BYTES=$WP_HTML_BYTES
+while read -r obj bytes; do
+	[ -n "$obj" ] || continue
+	head -c "$bytes" /dev/urandom >"$DOCROOT/wp/$obj"
+	WP_BYTES=$((WP_BYTES + bytes))
+	case $obj in
+	css/*) wp_links="$wp_links<link rel=\"stylesheet\" href=\"/wp/$obj\">"$'\n' ;;
+	js/*) wp_links="$wp_links<script src=\"/wp/$obj\"></script>"$'\n' ;;
+	img/*) wp_links="$wp_links<img src=\"/wp/$obj\" alt=\"\">"$'\n' ;;
+	fonts/*) wp_links="$wp_links<link rel=\"preload\" href=\"/wp/$obj\" as=\"font\" crossorigin>"$'\n' ;;
+	esac
+done <<<"$WP_OBJECTS"
+WP_COUNT=$(($(grep -c . <<<"$WP_OBJECTS") + 1))
+{
+	printf '%s' "$page_head"
+	yes '<p class="entry">Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>' 2>/dev/null |
+		head -c $((WP_HTML_BYTES - ${#page_head} - ${#wp_links} - ${#page_tail}))
+	printf '%s%s' "$wp_links" "$page_tail"
+} >"$DOCROOT/wp/index.html"
+[ "$(stat -c %s "$DOCROOT/wp/index.html")" = "$WP_HTML_BYTES" ] ||
+	die "wp/index.html is not $WP_HTML_BYTES bytes"
+echo "wp page: $WP_COUNT objects, $WP_BYTES bytes" >"$SET/wp-page.txt"
+(cd "$DOCROOT/wp" && find . -type f -printf '%P %s\n' | sort) >>"$SET/wp-page.txt"
+
 # What the competing flows download: more than any cell can carry (4 GiB
 # at 20 Mbit/s is half an hour), sparse, so it costs no disk.
 mkdir -p /srv/bulk
@@ -355,7 +463,9 @@ cat >"$NGINX_CONF" <<EOF
 # nginx for the benchmark, in the server's network namespace, on one CPU
 # (one worker). Debian's defaults where they matter (keepalive_timeout 65,
 # listen backlog 511); TLS 1.3 only, session tickets as nginx has them; no
-# access log, to keep the emulated disk out of it.
+# access log, to keep the emulated disk out of it. HTTP/2 on, as WP Panel
+# serves its sites (nginx 1.26's "http2 on"), over IPv4 and IPv6; the
+# loads that are not the page's ask for HTTP/1.1 (curl --http1.1, wrk).
 worker_processes 1;
 pid $NGINX_PID;
 error_log /var/log/nginx/bench-error.log;
@@ -369,6 +479,8 @@ http {
 	access_log off;
 	server {
 		listen $SERVER_IP:443 ssl;
+		listen [$SERVER_IP6]:443 ssl;
+		http2 on;
 		ssl_certificate $TLS/chain.pem;
 		ssl_certificate_key $TLS/key.pem;
 		ssl_protocols TLSv1.3;
@@ -419,7 +531,13 @@ nginx_restart() {
 # 3. The package: install/purge timings, then the profile "package" read
 # back from what the installed package applied.
 export DEBIAN_FRONTEND=noninteractive
-apt_install() { apt-get install -y -q /host/pkg.deb >>/root/apt.log 2>&1; }
+# With ONE_CPU=1 (bench/run's BENCH_ONE_CPU) the package is installed as
+# on a 1-CPU server: its detection counts the CPUs its process may use
+# (sched_getaffinity, src/sysinfo.c), and apt-get runs on the server's vCPU
+# alone, so the postinst applies the 1-CPU profile.
+APT_CPUS=
+[ "${ONE_CPU:-0}" != 1 ] || APT_CPUS="taskset -c $SERVER_CPU"
+apt_install() { $APT_CPUS apt-get install -y -q /host/pkg.deb >>/root/apt.log 2>&1; }
 apt_purge() { apt-get purge -y -q wp-panel-nettune >>/root/apt.log 2>&1; }
 
 say "timing apt-get install / purge, $TIMING_RUNS runs each"
@@ -438,8 +556,8 @@ apt_install || die "apt-get install failed: $(tail -n 20 /root/apt.log)"
 [ -f "$PKG_FRAGMENT" ] || die "the package wrote no $PKG_FRAGMENT"
 cp "$PKG_FRAGMENT" "$SET/package-60-wp-panel-nettune.conf"
 cp /etc/modules-load.d/wp-panel-nettune.conf "$SET/package-modules-load.conf" 2>/dev/null
-wp-panel-nettune detect >"$SET/package-detect.txt" 2>&1
-wp-panel-nettune status >"$SET/package-status.txt" 2>&1
+$APT_CPUS wp-panel-nettune detect >"$SET/package-detect.txt" 2>&1
+$APT_CPUS wp-panel-nettune status >"$SET/package-status.txt" 2>&1
 echo "exit status $?" >>"$SET/package-status.txt"
 # The profile is what the package set in the running kernel: the live value
 # of every key its fragment names. A key whose live value differs from the
@@ -465,16 +583,63 @@ if [ "$TIMING_RUNS" -gt 0 ]; then
 fi
 for i in $(seq 1 "$TIMING_RUNS"); do
 	t=$(now)
-	wp-panel-nettune revert >/dev/null 2>&1 || die "wp-panel-nettune revert failed"
+	$APT_CPUS wp-panel-nettune revert >/dev/null 2>&1 || die "wp-panel-nettune revert failed"
 	echo "helper_revert $i $(elapsed "$t")" >>"$RAW/timings.txt"
 	t=$(now)
-	wp-panel-nettune apply >/dev/null 2>&1 || die "wp-panel-nettune apply failed"
+	$APT_CPUS wp-panel-nettune apply >/dev/null 2>&1 || die "wp-panel-nettune apply failed"
 	echo "helper_apply $i $(elapsed "$t")" >>"$RAW/timings.txt"
 done
+
+# The package's initial windows (src/initwnd.c): where its fragment sets fq
+# (2 CPUs and more), apply attaches its sock_ops program to the root of the
+# cgroup v2 tree and pins it under $IW_PKG_PINS; the program gives the
+# passive connections of ports 80 and 443, IPv4 and IPv6, the windows of its
+# "windows" map (32 and 32 segments), in every network namespace (a cgroup
+# spans them all). What it did is recorded, then the program and its maps
+# get pins of the benchmark's own ($IW_PINS), which keep them alive when the
+# purge detaches the link and removes the package's pins: the candidates
+# with a "prog" line attach that same program again, with their windows in
+# its map (bpftool), and every other profile runs with it detached, as
+# "package" does (its windows are then the kernel's, IW10, unless a route
+# gives others).
+{
+	echo "# wp-panel-nettune status after apt-get install (its initial-window part):"
+	grep -i 'initial' "$SET/package-status.txt"
+	echo "# bpftool cgroup show $IW_CGROUP:"
+	bpftool cgroup show "$IW_CGROUP" 2>&1
+	for m in windows ports; do
+		echo "# map $m:"
+		bpftool map dump pinned "$IW_PKG_PINS/$m" 2>&1
+	done
+} >"$SET/package-initwnd.txt"
+IW_PROG=0
+mkdir -p "$IW_PINS"
+if bpftool prog pin pinned "$IW_PKG_PINS/prog" "$IW_PINS/prog" 2>>"$SET/package-initwnd.txt" &&
+	bpftool map pin pinned "$IW_PKG_PINS/windows" "$IW_PINS/windows" 2>>"$SET/package-initwnd.txt" &&
+	bpftool map pin pinned "$IW_PKG_PINS/ports" "$IW_PINS/ports" 2>>"$SET/package-initwnd.txt" &&
+	bpftool map pin pinned "$IW_PKG_PINS/given" "$IW_PINS/given" 2>>"$SET/package-initwnd.txt"; then
+	IW_PROG=1
+	echo "# kept for the candidates with a \"prog\" line: $IW_PINS" >>"$SET/package-initwnd.txt"
+else
+	echo "# the package attached no program: the candidates with a \"prog\" line cannot run" \
+		>>"$SET/package-initwnd.txt"
+fi
 
 say "purging the package; checking the stock values are back"
 apt_purge || die "apt-get purge failed"
 cp /root/apt.log "$RAW/apt.log"
+{
+	echo "# after the purge: bpftool cgroup show $IW_CGROUP"
+	bpftool cgroup show "$IW_CGROUP" 2>&1
+	echo "# the package's pins: $(ls "$IW_PKG_PINS" 2>&1)"
+} >>"$SET/package-initwnd.txt"
+if [ "$IW_PROG" = 1 ]; then
+	# The bench's connections are to port 443; the competing sender
+	# listens on port 80 in its own namespace: its flows keep the
+	# kernel's window under every profile.
+	bpftool map delete pinned "$IW_PINS/ports" key 80 0 2>/dev/null
+	bpftool map dump pinned "$IW_PINS/ports" >"$SET/initwnd-ports.txt" 2>&1
+fi
 
 # The CPU split, made now that the package is measured and gone (its
 # detection counts the CPUs this process may use: it must see both). Every
@@ -508,6 +673,51 @@ printf '%x\n' $((1 << CLIENT_CPU)) >/sys/devices/virtual/workqueue/cpumask 2>/de
 	done)"
 } >"$SET/cpu-split.txt"
 
+# The 1-CPU pass (ONE_CPU=1): the server's vCPU is shared, as a 1-CPU VPS's
+# is, with a CPU-bound load beside nginx, PHP-FPM-like: ONE_CPU_WORKERS
+# worker processes on the server's vCPU, each a request of CPU work every
+# 20 ms, sized so that together they keep ONE_CPU_LOAD% of the CPU busy
+# when nothing else runs (the scheduler shares it with nginx when both
+# want it). Started now, after the split, and running for every cell.
+PHP_LIKE_PIDS=
+if [ "${ONE_CPU:-0}" = 1 ]; then
+	# The workers end with the script, by die() too.
+	trap 'kill $PHP_LIKE_PIDS 2>/dev/null' EXIT
+	cat >/root/php-like.py <<'EOF'
+import sys, time
+share, workers = float(sys.argv[1]) / 100, int(sys.argv[2])
+period = 0.020
+busy = period * share / workers
+while True:
+    start = time.monotonic()
+    while time.monotonic() - start < busy:
+        pass
+    time.sleep(max(0.0, period - (time.monotonic() - start)))
+EOF
+	# Their output away from the script's: vm-run's tee would wait for
+	# them at the end otherwise.
+	for i in $(seq 1 "$ONE_CPU_WORKERS"); do
+		taskset -c "$SERVER_CPU" python3 /root/php-like.py "$ONE_CPU_LOAD" "$ONE_CPU_WORKERS" \
+			</dev/null >/dev/null 2>&1 &
+		PHP_LIKE_PIDS="$PHP_LIKE_PIDS $!"
+	done
+	sleep 2
+	{
+		echo "one_cpu: 1"
+		echo "one_cpu_load_pct: $ONE_CPU_LOAD"
+		echo "one_cpu_workers: $ONE_CPU_WORKERS"
+		echo "package_cpus: $(sed -n 's/^cpus: //p' "$SET/package-detect.txt")"
+	} >>"$SET/cpu-split.txt"
+	cpu_was=$(awk -v c="cpu$SERVER_CPU" '$1 == c { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat)
+	sleep 5
+	echo "one_cpu_load_measured_pct: $(awk -v c="cpu$SERVER_CPU" -v was="$cpu_was" '$1 == c {
+		split(was, w, " "); b = $2 + $3 + $4 + $7 + $8 + $9 - w[1]
+		t = $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 - w[2]; printf "%.0f", t ? 100 * b / t : 0 }' /proc/stat)" \
+		>>"$SET/cpu-split.txt"
+	say "1-CPU pass: the package's profile for $(sed -n 's/^cpus: //p' "$SET/package-detect.txt") CPU(s)," \
+		"$ONE_CPU_WORKERS PHP-FPM-like workers at $ONE_CPU_LOAD% beside nginx on vCPU $SERVER_CPU"
+fi
+
 # ---------------------------------------------------------------------------
 # The profiles, as sysctl.d files over the same set of keys (every key any
 # profile sets). "stock" is the stock value of each; every other profile
@@ -528,6 +738,7 @@ while IFS= read -r line; do
 		echo "# candidate $name: the package's profile, then:" >>"$PROF/$name.conf"
 		;;
 	'route '*) echo "${line#route }" >"$PROF/$name.route" ;;
+	'prog '*) echo "${line#prog }" >"$PROF/$name.prog" ;;
 	'nginx '*) echo "${line#nginx }" >>"$PROF/$name.nginx" ;;
 	*) echo "$line" >>"$PROF/$name.conf" ;;
 	esac
@@ -549,6 +760,7 @@ for f in "$PROF"/*.conf; do
 	cp "$f" "$SET/profile-$p.conf"
 	[ ! -f "$PROF/$p.route" ] || cp "$PROF/$p.route" "$SET/profile-$p.route"
 	[ ! -f "$PROF/$p.nginx" ] || cp "$PROF/$p.nginx" "$SET/profile-$p.nginx"
+	[ ! -f "$PROF/$p.prog" ] || cp "$PROF/$p.prog" "$SET/profile-$p.prog"
 done
 
 # The purge must have put every key back.
@@ -609,6 +821,40 @@ load_conf() {
 	return 0
 }
 
+# iw_prog_attach CWND RWND: the package's initial-window program attached
+# to the root cgroup (as apply attaches it), its map holding the windows
+# CWND and RWND in segments (0: the kernel's); iw_prog_detach: detached;
+# iw_prog_state: what is attached, the windows, the connections given the
+# window so far (the program's counter, summed over the CPUs).
+le32() { printf '%d %d %d %d' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
+iw_prog_attach() {
+	[ "$IW_PROG" = 1 ] || die "profile $p: the package attached no initial-window program to measure"
+	# shellcheck disable=SC2046 # the bytes of two 32-bit numbers
+	bpftool map update pinned "$IW_PINS/windows" key 0 0 0 0 value $(le32 "$1") $(le32 "$2") ||
+		die "cannot set the program's windows to $1 $2"
+	bpftool cgroup show "$IW_CGROUP" | grep -q nettune_initwnd ||
+		bpftool cgroup attach "$IW_CGROUP" sock_ops pinned "$IW_PINS/prog" multi ||
+		die "cannot attach the initial-window program"
+}
+iw_prog_detach() {
+	[ "$IW_PROG" = 1 ] || return 0
+	! bpftool cgroup show "$IW_CGROUP" | grep -q nettune_initwnd ||
+		bpftool cgroup detach "$IW_CGROUP" sock_ops pinned "$IW_PINS/prog" ||
+		die "cannot detach the initial-window program"
+}
+iw_prog_state() {
+	if [ "$IW_PROG" != 1 ]; then
+		echo "none (the package attached none)"
+		return
+	fi
+	local attached=detached
+	! bpftool cgroup show "$IW_CGROUP" | grep -q nettune_initwnd || attached=attached
+	echo "$attached; windows $(bpftool -j map lookup pinned "$IW_PINS/windows" key 0 0 0 0 |
+		sed -n 's/.*"value":{"cwnd":\([0-9]*\),"rwnd":\([0-9]*\)}.*/\1 \2/p;s/.*"value":\[\(.*\)\].*/bytes \1/p');" \
+		"given $(bpftool -j map lookup pinned "$IW_PINS/given" key 0 0 0 0 |
+			grep -o '"value":[0-9]*' | awk -F: '{ n += $2 } END { print n + 0 }')"
+}
+
 # apply_profile P: reset to stock, then load P the way it gets onto a real
 # server, into both the initial namespace (where the global keys live) and
 # the server's namespace (the server's sockets); then check every key, set
@@ -637,6 +883,12 @@ apply_profile() {
 	[ ! -f "$PROF/$p.route" ] || route=$(cat "$PROF/$p.route")
 	# shellcheck disable=SC2086 # attribute words
 	server_route $route
+	if [ -f "$PROF/$p.prog" ]; then
+		# shellcheck disable=SC2046 # two numbers
+		iw_prog_attach $(cat "$PROF/$p.prog")
+	else
+		iw_prog_detach
+	fi
 	applied_values >"$tmp_applied"
 	local -A got=()
 	while read -r key _ value; do got[$key]=$value; done <"$tmp_applied"
@@ -657,6 +909,8 @@ apply_profile() {
 			cat "$tmp_applied"
 			echo "server egress qdisc (s-r) = $(in_ns srv tc qdisc show dev s-r)"
 			echo "server default route = $(in_ns srv ip route show default)"
+			echo "server IPv6 default route = $(in_ns srv ip -6 route show default)"
+			echo "initial-window program = $(iw_prog_state)"
 			sed 's/^/nginx directive = /' "$NGINX_PROFILE"
 		} >"$SET/applied-$p.txt"
 	fi
@@ -732,7 +986,7 @@ forget_paths() {
 curl_page() {
 	local what=$1
 	shift
-	in_ns cli curl -sS --cacert "$TLS/ca.pem" --tlsv1.3 --no-sessionid \
+	in_ns cli curl -sS --http1.1 --cacert "$TLS/ca.pem" --tlsv1.3 --no-sessionid \
 		-w "$what n=%{urlnum} http=%{http_code} size=%{size_download} connects=%{num_connects} tcp=%{time_connect} tls=%{time_appconnect} ttfb=%{time_starttransfer} total=%{time_total} exit=%{exitcode}\n" \
 		"$@"
 }
@@ -787,6 +1041,8 @@ run_cell() {
 	cpu=$RAW/$tag-cpu.txt
 	: >"$cpu"
 	forget_paths
+	# The initial-window program's state and counter, before and after.
+	[ "$IW_PROG" != 1 ] || echo "start: $(iw_prog_state)" >"$RAW/$tag-initwnd.txt"
 	compete_start "$3"
 	cpu_mark cell_start "$cpu" cell
 
@@ -861,17 +1117,32 @@ run_cell() {
 	)
 	cpu_mark reader_end "$cpu"
 
+	# The WordPress-like page (bench/pageload): a first visit, new
+	# connections, full TLS 1.3 handshakes, the HTML then its 20
+	# subresources, timed to the last object; once per PAGE_LOADS entry
+	# (h2:4 HTTP/2 over IPv4, h2:6 over IPv6, h1:4 HTTP/1.1 with six
+	# connections over IPv4, ...), one after the other.
+	: >"$RAW/$tag-page.txt"
+	for i in $PAGE_LOADS; do
+		cpu_mark "page_start n=$i" "$cpu"
+		in_ns cli python3 /host/pageload --proto "${i%:*}" --conns 6 --ca "$TLS/ca.pem" \
+			--max-time "$PAGE_TIMEOUT" "$(if [ "${i#*:}" = 6 ]; then echo "$URL_WP6"; else echo "$URL_WP4"; fi)" \
+			>>"$RAW/$tag-page.txt" 2>>"$RAW/$tag-page.err"
+		cpu_mark "page_end n=$i" "$cpu"
+	done
+
 	# The 2 MB download, a new connection each time.
 	: >"$RAW/$tag-fetch.txt"
 	for i in $(seq 1 "$FETCHES"); do
 		cpu_mark "fetch_start n=$i" "$cpu"
-		in_ns cli curl -sS -o /dev/null --cacert "$TLS/ca.pem" --tlsv1.3 --max-time "$FETCH_TIMEOUT" \
+		in_ns cli curl -sS --http1.1 -o /dev/null --cacert "$TLS/ca.pem" --tlsv1.3 --max-time "$FETCH_TIMEOUT" \
 			-w "fetch=$i http=%{http_code} size=%{size_download} time=%{time_total} tcp=%{time_connect} tls=%{time_appconnect} speed=%{speed_download} exit=%{exitcode}\n" \
 			"$URL_FILE" >>"$RAW/$tag-fetch.txt" 2>>"$RAW/$tag-fetch.err"
 		cpu_mark "fetch_end n=$i" "$cpu"
 	done
 	cpu_mark cell_end "$cpu" cell
 	compete_stop
+	[ "$IW_PROG" != 1 ] || echo "end: $(iw_prog_state)" >>"$RAW/$tag-initwnd.txt"
 	# The CPU counters last: their file on the share marks the cell done.
 	for i in "$CELL_DIR/$tag"-*; do
 		[ "$i" = "$cpu" ] || mv "$i" "$OUT/raw/" || die "cannot move $i to $OUT/raw"
@@ -881,7 +1152,11 @@ run_cell() {
 	say "$tag: keep-alive $(sed -n 's/^Requests\/sec: *//p' "$RAW/$tag-wrk.txt" 2>/dev/null) req/s," \
 		"$(grep -c 'http=200 size=69632 .* exit=0' "$RAW/$tag-visits.txt")/$((VISITORS * VISITS)) visits," \
 		"reader $(grep -c 'http=200 size=69632 .* exit=0' "$RAW/$tag-reader.txt")/2," \
-		"$(grep -c 'http=200 size=2097152 .* exit=0' "$RAW/$tag-fetch.txt")/$FETCHES downloads complete"
+		"$(grep -c 'http=200 size=2097152 .* exit=0' "$RAW/$tag-fetch.txt")/$FETCHES downloads complete," \
+		"pages: $(awk '$1 == "page" { for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+			printf "%s%s/v%s %s/%s in %s s", sep, v["proto"], v["family"], v["ok"], v["objects"], v["total"]
+			if (v["exit"] != 0) printf " (failed)"
+			sep = ", " }' "$RAW/$tag-page.txt")"
 }
 
 say "the plan: $(wc -l </host/plan) cells; per cell wrk ${WRK_DURATION}s," \

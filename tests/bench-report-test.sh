@@ -523,6 +523,19 @@ cell_end up=5 srv_busy=50 srv_total=300 cli_busy=40 cli_total=300 nginx=30
 EOF
 echo 'fetch=1 http=200 size=2097152 time=2.5 tcp=0.16 tls=0.5 speed=838860.8 exit=0' \
 	>"$tmp/raw/raw/r1-lossy-stock-fetch.txt"
+# The page loads (bench/pageload): HTTP/2 over IPv4 whole in 1.5 s (TLS
+# 0.48 - 0.16 = 0.32), from up=123 to up=125: 200 ticks, the server busy
+# +100: 50%; HTTP/1.1 over IPv4 with 20 of its 21 objects: failed, an
+# infinite time to the last object.
+cat >>"$tmp/raw/raw/decide1-lossy-package-cpu.txt" <<'EOF'
+page_start n=h2:4 up=123 srv_busy=210 srv_total=2000 cli_busy=950 cli_total=2000 nginx=160
+page_end n=h2:4 up=125 srv_busy=310 srv_total=2200 cli_busy=1010 cli_total=2200 nginx=170
+EOF
+cat >"$tmp/raw/raw/decide1-lossy-package-page.txt" <<'EOF'
+object i=0 path=/wp/index.html status=200 size=61440 conn=0 end=0.8000
+page proto=h2 family=4 objects=21 ok=21 bytes=1048064 connects=1 tcp=0.1600 tls=0.4800 html=0.8000 total=1.5000 exit=0
+page proto=h1 family=4 objects=21 ok=20 bytes=1000000 connects=6 tcp=0.1600 tls=0.4800 html=0.8000 total=30.0000 exit=1
+EOF
 check "raw files: the report runs" "$top/bench/report" --no-plot "$tmp/raw"
 check "raw files: the new header" grep -Fqx 'pass,round,link,profile,load,metric,rep,value' "$tmp/raw/results.csv"
 for want in \
@@ -547,7 +560,13 @@ for want in \
 	ref,1,compete,stock,cell,other_bytes,1,3000 \
 	ref,1,compete,stock,reader,pause_s,1,0 \
 	decide,1,lossy,stock,download,dl_MBps,1,0.8389 \
-	decide,1,lossy,stock,download,cli_busy_pct,1,20; do
+	decide,1,lossy,stock,download,cli_busy_pct,1,20 \
+	decide,1,lossy,package,page_h2_4,ttlo_s,1,1.5 \
+	decide,1,lossy,package,page_h2_4,tls_s,1,0.32 \
+	decide,1,lossy,package,page_h2_4,page_ok,1,1 \
+	decide,1,lossy,package,page_h2_4,srv_busy_pct,1,50 \
+	decide,1,lossy,package,page_h1_4,page_ok,1,0 \
+	decide,1,lossy,package,page_h1_4,connects,1,6; do
 	check "raw files: $want" grep -Fqx -- "$want" "$tmp/raw/results.csv"
 done
 check "raw files: a failed visit has no TLS phase" \
@@ -557,7 +576,9 @@ for want in \
 	decide,lossy,package,rd_next,1,0.45,0.45,0.45,0 \
 	ref,compete,stock,srv_share,1,25,25,25,0 \
 	ref,compete,stock,other_rate,1,0.0024,0.0024,0.0024,0 \
-	decide,lossy,package,srv_retrans,1,1,1,1,0; do
+	decide,lossy,package,srv_retrans,1,1,1,1,0 \
+	decide,lossy,package,pg24_ttlo,1,1.5,1.5,1.5,0 \
+	decide,lossy,package,pg14_ttlo,1,inf,inf,inf,0; do
 	check "raw files, summary: $want" grep -Fqx -- "$want" "$tmp/raw/summary.csv"
 done
 

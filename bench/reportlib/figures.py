@@ -7,6 +7,7 @@ import math
 import os
 import statistics
 
+from . import page
 from .config import die
 from .rawdata import fmt_csv
 
@@ -66,11 +67,12 @@ FIGURES = [
     ("srv_share", "cell", "the server's share of the bytes toward the client", 0, None, False, "%"),
     ("other_rate", "cell", "the competing flows' throughput", 2, "hi", False, " Mbit/s"),
 ]
+FIGURES += page.FIGURES
 FIG = {f[0]: f for f in FIGURES}
 DECIDING = [f[0] for f in FIGURES if f[5]]
 # The loads whose client CPU makes them valid or not, and their figures'
 # prefix.
-LOADS = {"keepalive": "ka", "visitor": "nv", "reader": "rd", "download": "dl"}
+LOADS = {"keepalive": "ka", "visitor": "nv", "reader": "rd", "download": "dl", **page.PREFIXES}
 
 
 def load_csv(path):
@@ -197,6 +199,7 @@ def cell_figures(data, cell):
         cpu_s = data.get(cell + ("download", "srv_cpu_s"))
         if cpu_s and any(ok.get(i) == 1 for i in cpu_s):
             fig["dl_srv_ms"] = statistics.median(1000 * cpu_s[i] for i in cpu_s if ok.get(i) == 1)
+    page.cell_figures(one, put, INF)
     sent = one("cell", "netem_sent_pkts")
     if sent is not None:
         drop = one("cell", "netem_dropped_pkts") or 0

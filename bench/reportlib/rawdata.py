@@ -14,6 +14,7 @@ import os
 import re
 import sys
 
+from . import page
 
 PAGE_BYTES = 69632
 FILE_BYTES = 2097152
@@ -227,6 +228,9 @@ def raw_to_rows(raw, ticks):
                 add("download", "dl_MBps", (number(v, "speed") or 0.0) / 1e6, i)
                 add_cpu("download", f"fetch_start n={i}", f"fetch_end n={i}",
                         ("srv_busy_pct", "srv_cpu_s", "cli_busy_pct"), i)
+        page_text = read(tag + "-page.txt")
+        if page_text is not None:
+            page.page_rows(page_text, add, add_cpu)
         cpu = interval(marks, "cell_start", "cell_end", ticks)
         for k, metric in (("netem_sent", "netem_sent_pkts"), ("netem_dropped", "netem_dropped_pkts"),
                           ("srv_bytes", "srv_bytes"), ("other_bytes", "other_bytes"),

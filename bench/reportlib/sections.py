@@ -25,9 +25,9 @@ def num(v, dec):
 
 def initial_window(cands, prof):
     """The initial window a profile starts with: a candidate's route
-    attribute initcwnd, or Linux's."""
+    attribute initcwnd or the window its "prog" line gives, or Linux's."""
     for c in cands:
-        m = re.search(r"^route .*\binitcwnd ([0-9]+)", "\n".join(c.lines), re.M)
+        m = re.search(r"^(?:route .*\binitcwnd|prog) ([0-9]+)", "\n".join(c.lines), re.M)
         if c.name == prof and m:
             return int(m.group(1))
     return INITIAL_WINDOW
