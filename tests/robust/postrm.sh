@@ -587,6 +587,7 @@ CASE
 # any): purge takes nothing from the image's journal.
 case_ "DPKG_ROOT, the image's /etc/sysctl.d a symlink to /etc/sysctl.d: this system's files untouched" \
 	"exit 0
+$say DPKG_ROOT is /srv/img: not the running system: the running kernel is left alone
 $say /srv/img$J is not taken: the package's remove left no seal of it (/srv/img$S/sealed); nothing is put back, /srv/img/var/lib/wp-panel-nettune is left in place
 /etc/sysctl.d/60-wp-panel-nettune.conf f 644 0:0
 /etc/sysctl.d/60-wp-panel-nettune.conf.dpkg-old f 644 0:0
