@@ -104,23 +104,60 @@ bool dirfd_refused(const char *root, const char *path, char *buf, size_t size)
 	return true;
 }
 
-/* Removes the directory root + path if it is empty, through its parent. */
-int dirfd_rmdir(const char *root, const char *path)
+/* The directory of the absolute PATH under ROOT, opened as dirfd_open opens
+ * it, and PATH's last component in *ret_name (-EINVAL when it has none). */
+int dirfd_open_parent(const char *root, const char *path, int *ret_fd,
+		      const char **ret_name)
 {
 	char parent[PATH_MAX_LEN];
 	const char *slash = strrchr(path, '/');
-	int fd, r;
 
-	if (!slash || (size_t)(slash - path) >= sizeof(parent))
+	if (!slash || slash[1] == '\0' || (size_t)(slash - path) >= sizeof(parent))
 		return -EINVAL;
 	memcpy(parent, path, (size_t)(slash - path));
 	parent[slash - path] = '\0';
-	r = dirfd_open(root, parent[0] ? parent : "/", false, &fd);
+	*ret_name = slash + 1;
+	return dirfd_open(root, parent[0] ? parent : "/", false, ret_fd);
+}
+
+/* Removes the directory root + path if it is empty, through its parent. */
+int dirfd_rmdir(const char *root, const char *path)
+{
+	const char *name;
+	int fd, r;
+
+	r = dirfd_open_parent(root, path, &fd, &name);
 	if (r < 0)
 		return r;
-	r = unlinkat(fd, slash + 1, AT_REMOVEDIR) < 0 ? -errno : 0;
+	r = unlinkat(fd, name, AT_REMOVEDIR) < 0 ? -errno : 0;
 	close(fd);
 	return r;
+}
+
+/* NAME in DIR_FD read whole into BUF, at most MAX bytes (-EFBIG beyond),
+ * without following a symlink (-ELOOP) or blocking on a FIFO; anything but
+ * a regular file is -EBADFD. */
+int dirfd_read_whole(int dir_fd, const char *name, char *buf, size_t max, size_t *ret_len)
+{
+	ssize_t n;
+	char more;
+	int fd, r;
+
+	r = keep_if_regular(openat(dir_fd, name,
+				   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC),
+			    &fd);
+	if (r < 0)
+		return r;
+	n = read(fd, buf, max);
+	if (n < 0)
+		r = -errno;
+	else if ((size_t)n == max && read(fd, &more, 1) > 0)
+		r = -EFBIG;
+	close(fd);
+	if (r < 0)
+		return r;
+	*ret_len = (size_t)n;
+	return 0;
 }
 
 /* write_file_atomic_at() names its temporary file NAME.tmpXXXXXX; a run

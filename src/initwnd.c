@@ -17,7 +17,6 @@
  * kept beside the journal, the windows of a route only where that can
  * change no other route (route.c). */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <net/if.h>
@@ -25,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -279,71 +277,17 @@ static void reload_networkd(void)
 		printf("systemd-networkd reloaded its configuration.\n");
 }
 
-/* The directory of the absolute PATH under ROOT, opened one component at a
- * time without following a symlink (dirfd.c), and PATH's last component:
- * -ELOOP where a directory on the way is a symlink, -ENOENT where one is
- * missing. */
-static int open_parent(const char *root, const char *path, int *ret_fd,
-		       const char **ret_name)
-{
-	const char *slash = strrchr(path, '/');
-	char dir[PATH_MAX];
-	size_t len;
-
-	if (!slash || slash[1] == '\0')
-		return -EINVAL;
-	len = (size_t)(slash - path);
-	if (len >= sizeof(dir))
-		return -ENAMETOOLONG;
-	memcpy(dir, path, len);
-	dir[len] = '\0';
-	*ret_name = slash + 1;
-	return dirfd_open(root, len ? dir : "/", false, ret_fd);
-}
-
-/* NAME in DIR_FD, a regular file, read whole without following a symlink
- * or blocking on a FIFO: -ENOENT when nothing is there, -ELOOP for a
- * symlink, -EEXIST for anything else, -EFBIG past ADDED_SIZE_MAX. */
-static int read_regular_at(int dir_fd, const char *name, char *buf, size_t *ret_len)
-{
-	struct stat st;
-	ssize_t n;
-	int fd;
-
-	if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-		return -errno;
-	if (S_ISLNK(st.st_mode))
-		return -ELOOP;
-	if (!S_ISREG(st.st_mode))
-		return -EEXIST;
-	fd = openat(dir_fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (keep_if_regular(fd, &fd) < 0)
-		return -EEXIST;
-	n = read(fd, buf, ADDED_SIZE_MAX);
-	if (n >= 0 && (size_t)n == ADDED_SIZE_MAX && read(fd, &(char){ 0 }, 1) > 0)
-		n = -2;
-	close(fd);
-	if (n == -2)
-		return -EFBIG;
-	if (n < 0)
-		return -EIO;
-	*ret_len = (size_t)n;
-	return 0;
-}
-
-/* PATH under ROOT read as read_regular_at reads it, every directory on the
- * way reached without following a symlink. */
+/* PATH under ROOT read whole (dirfd_read_whole), every directory on the way
+ * reached without following a symlink. */
 static int read_regular(const char *root, const char *path, char *buf, size_t *ret_len)
 {
 	const char *name;
 	int dir_fd, r;
 
-	r = open_parent(root, path, &dir_fd, &name);
+	r = dirfd_open_parent(root, path, &dir_fd, &name);
 	if (r < 0)
 		return r;
-	r = read_regular_at(dir_fd, name, buf, ret_len);
+	r = dirfd_read_whole(dir_fd, name, buf, ADDED_SIZE_MAX, ret_len);
 	close(dir_fd);
 	return r;
 }
@@ -373,7 +317,7 @@ static int take_back_file(const struct context *ctx, const struct undo_added *ad
 	if (strlen(STATE_DIR) + 1 + strlen(added->saved) >= sizeof(saved))
 		return -ENAMETOOLONG;
 	snprintf(saved, sizeof(saved), "%s/%s", STATE_DIR, added->saved);
-	r = open_parent(ctx->root, added->path, &dir_fd, &name);
+	r = dirfd_open_parent(ctx->root, added->path, &dir_fd, &name);
 	if (r == -ENOENT) {
 		printf("%s is gone already.\n", added->path);
 		return 0;
@@ -385,7 +329,7 @@ static int take_back_file(const struct context *ctx, const struct undo_added *ad
 	}
 	if (r < 0)
 		return r;
-	r = read_regular_at(dir_fd, name, file, &len);
+	r = dirfd_read_whole(dir_fd, name, file, ADDED_SIZE_MAX, &len);
 	if (r == -ENOENT) {
 		printf("%s is gone already.\n", added->path);
 		close(dir_fd);
@@ -404,7 +348,7 @@ static int take_back_file(const struct context *ctx, const struct undo_added *ad
 		close(dir_fd);
 		return 0;
 	}
-	if (r == -EEXIST || r == -EFBIG ||
+	if (r == -EBADFD || r == -EFBIG ||
 	    (r == 0 && (len != copy_len || memcmp(file, copy, len) != 0))) {
 		printf("%s was changed since the package wrote it: left in place.\n",
 		       added->path);

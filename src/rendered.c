@@ -9,11 +9,9 @@
  *	congestion=auto
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "command.h"
@@ -65,32 +63,18 @@ static int parse(char *data, unsigned *ret_cpus, enum congestion *ret_choice)
 int rendered_read(const char *root, unsigned *ret_cpus, enum congestion *ret_choice)
 {
 	char data[RENDERED_SIZE_MAX + 1];
-	struct stat st;
-	int dir_fd, fd, r;
-	ssize_t n;
+	size_t n;
+	int dir_fd, r;
 
 	r = dirfd_open(root, STATE_DIR, false, &dir_fd);
 	if (r < 0)
 		return r;
-	r = keep_if_regular(openat(dir_fd, rendered_name,
-				   O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC),
-			    &fd);
+	r = dirfd_read_whole(dir_fd, rendered_name, data, RENDERED_SIZE_MAX, &n);
 	close(dir_fd);
 	if (r < 0)
 		return r;
-	if (fstat(fd, &st) < 0)
-		r = -errno;
-	else if (st.st_size > RENDERED_SIZE_MAX)
-		r = -EFBIG;
-	else if ((n = read(fd, data, RENDERED_SIZE_MAX + 1)) < 0)
-		r = -errno;
-	else if (n > RENDERED_SIZE_MAX)
-		r = -EFBIG;
-	close(fd);
-	if (r < 0)
-		return r;
 	data[n] = '\0';
-	if (strlen(data) != (size_t)n)
+	if (strlen(data) != n)
 		return -EBADMSG;
 	return parse(data, ret_cpus, ret_choice);
 }

@@ -279,6 +279,23 @@ setup() {
 report() { ip route show default; steps; }
 CASE
 
+case_ "a FIFO at a hook's path: no hang, left in place, said once; its step and copy go" \
+	"exit 0
+$nobpf
+$taking
+said: /etc/dhcpcd.exit-hook was changed since the package wrote it: left in place.
+said: Set 0 keys, 0 already in effect, 1 skipped.
+journal: no added or windows step
+/etc/dhcpcd.exit-hook p 644
+/etc/systemd/network/50-nt.network f 644" "$bin" apply <<'CASE'
+setup() {
+	cp_fragment; host
+	file /etc/dhcpcd.exit-hook dhcpcd-exit-hook | journal >$S/journal
+	rm /etc/dhcpcd.exit-hook && mkfifo -m 644 /etc/dhcpcd.exit-hook
+}
+report() { steps; tree; }
+CASE
+
 # --- debian/postrm purge -----------------------------------------------------
 
 case_ "purge: the hook taken back by the seal, a windows step left over told, no route changed" \
