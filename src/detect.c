@@ -67,17 +67,13 @@ void detect_say_skipped(const struct context *ctx, const struct sysinfo *info)
  * bare chroot may not show. */
 static int detect_may_tune(const struct context *ctx)
 {
+	char line[TEXT_ESCAPED_SIZE(PATH_MAX_LEN + 64) + 32];
 	struct sysinfo info = { 0 };
-	char reason[PATH_MAX_LEN + 64];
-	const char *kind;
 
 	sysinfo_detect_environment(ctx->root, &info);
 	detect_say_skipped(ctx, &info);
-	kind = kernel_off_limits(ctx, &info, reason, sizeof(reason));
-	if (kind) {
-		char shown[TEXT_ESCAPED_SIZE(sizeof(reason))];
-
-		printf("%s: %s\n", kind, text_escape(reason, shown, sizeof(shown)));
+	if (kernel_off_limits_line(ctx, &info, line, sizeof(line))) {
+		printf("%s\n", line);
 		return EXIT_LEAVE_ALONE;
 	}
 	printf("tune: the running kernel may be tuned\n");

@@ -100,20 +100,15 @@ static int convert(const struct context *ctx, struct state *s)
 }
 
 /* The seal's kernel line, without its newline: detect --may-tune's
- * answer, for this root; the reason escaped, and cut at 1024 bytes. */
+ * answer, for this root, cut at 1024 bytes. */
 static void seal_kernel(const struct context *ctx, char *buf, size_t size)
 {
-	char reason[PATH_MAX_LEN + 64], shown[TEXT_ESCAPED_SIZE(sizeof(reason))];
+	char line[TEXT_ESCAPED_SIZE(PATH_MAX_LEN + 64) + 32];
 	struct sysinfo info = { 0 };
-	const char *kind;
 
 	sysinfo_detect_environment(ctx->root, &info);
-	kind = kernel_off_limits(ctx, &info, reason, sizeof(reason));
-	if (kind)
-		snprintf(buf, size, "kernel %s: %.1024s", kind,
-			 text_escape(reason, shown, sizeof(shown)));
-	else
-		snprintf(buf, size, "kernel ok");
+	snprintf(buf, size, "kernel %.1024s",
+		 kernel_off_limits_line(ctx, &info, line, sizeof(line)) ? line : "ok");
 }
 
 /* With the journal as LOADED said (0, or why it was refused, told

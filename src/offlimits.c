@@ -6,6 +6,7 @@
 
 #include "i18n.h"
 #include "offlimits.h"
+#include "utf8.h"
 
 /* Why the running kernel must be left alone, if it must: the one decision,
  * for apply, revert, initwnd and detect --may-tune (which the postinst and the
@@ -55,4 +56,20 @@ bool kernel_off_limits_say(const struct context *ctx, const struct sysinfo *info
 		return false;
 	printf(_("%s: leaving the running kernel alone.\n"), reason);
 	return true;
+}
+
+/* The decision as detect --may-tune prints it and the seal records it,
+ * "KIND: REASON" with the reason escaped, in LINE; the kind, or NULL (and
+ * LINE empty) when the kernel may be tuned. */
+const char *kernel_off_limits_line(const struct context *ctx, const struct sysinfo *info,
+				   char *line, size_t size)
+{
+	char reason[PATH_MAX_LEN + 64], shown[TEXT_ESCAPED_SIZE(sizeof(reason))];
+	const char *kind = kernel_off_limits(ctx, info, reason, sizeof(reason));
+
+	line[0] = '\0';
+	if (kind)
+		snprintf(line, size, "%s: %s", kind,
+			 text_escape(reason, shown, sizeof(shown)));
+	return kind;
 }

@@ -9,4 +9,6 @@
 
 const char *kernel_off_limits(const struct context *ctx, const struct sysinfo *info,
 			      char *reason, size_t size);
+const char *kernel_off_limits_line(const struct context *ctx, const struct sysinfo *info,
+				   char *line, size_t size);
 bool kernel_off_limits_say(const struct context *ctx, const struct sysinfo *info);
