@@ -396,6 +396,50 @@ check "measure-only: the placebo has no rd_first guardrail" \
 	sh -c "! grep -q '^placebo,[a-z]*,rd_first,' '$tmp/first/decisions.csv'"
 check "measure-only: the run stands" grep -Fqx 'placebo,all,nv_p50,verdict,,,,,,,no difference shown' \
 	"$tmp/first/decisions.csv"
+# The WordPress-like page: none in the fixture, so the report says so.
+check "page: not measured without page loads" grep -Fqx \
+	'Not measured in this run (the runs before 2026-12-07 had no page loads).' "$tmp/res/report.md"
+# Page loads on lossy, HTTP/2 over IPv4: the package's time to the last
+# object twice its new visitor's, 2 x 1.00 1.10 0.95 1.05 0.90 1.00 1.08
+# 0.97 -> median 2.00 (1.80-2.20); the placebo's x 1.01^(+ - + - - + + -);
+# initcwnd's x 0.8 in every round: against the package logs all log 0.8, p
+# better 1/256 = 0.00391, p worse 1, x 0.800 [0.800-0.800]; against the
+# placebo log 0.8 -+ log 1.01, all below 0: the same p, x 0.800, interval
+# [0.8/1.01, 0.8 x 1.01] = [0.792, 0.808] (as the placebo's own above).
+# iwprog, the program with initcwnd's windows (prog 32 32), x 0.8 in rounds
+# 1-4 and x 0.88 in 5-8: against initcwnd logs 0 four times and log 1.1
+# four times, x 1.1^(1/2) = 1.049; p worse = the flips keeping the four
+# positive, 16/256 = 0.0625, two-sided 0.125.
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+check "page: the variant reports" variant page \
+	'NR == FNR { if ($1 == "decide" && $3 == "lossy" && $4 == "package" && $5 == "visitor" && $6 == "ttlb_s") v[$2] = $8; next }
+	{ print }
+	END {
+		split("1 -1 1 -1 -1 1 1 -1", s, " ")
+		for (r = 1; r <= 8; r++) {
+			t["package"] = 2 * v[r]; t["placebo"] = 2 * v[r] * 1.01 ^ s[r]
+			t["initcwnd"] = 2 * v[r] * 0.8; t["iwprog"] = 2 * v[r] * (r <= 4 ? 0.8 : 0.88)
+			for (p in t) {
+				print "decide", r, "lossy", p, "page_h2_4", "page_ok", 1, 1
+				print "decide", r, "lossy", p, "page_h2_4", "ttlo_s", 1, t[p]
+			}
+		}
+	}'
+printf '%s\n' '[iwprog] the program, initcwnd'"'"'s windows' 'prog 32 32' >>"$tmp/page/settings/candidates"
+check "page: ... with the program's twin" "$top/bench/report" --no-plot "$tmp/page"
+page=$(cat "$tmp/page/report.md")
+check_match "page: the package's medians" \
+	'^\| decide \| lossy \| package \| 2\.00 \(1\.80–2\.20\) s \|$' "$page"
+check_match "page: initcwnd against both copies" \
+	'^\| initcwnd \| lossy \| page over HTTP/2, IPv4: time to the last object \| ×0\.800 \[0\.800–0\.800\], p better 0\.00391, p worse 1, n 8 \| ×0\.800 \[0\.792–0\.808\], p better 0\.00391, p worse 1, n 8 \|$' \
+	"$page"
+check_match "page: the program against the route, head to head" \
+	'^\| iwprog \| initcwnd \| lossy \| page over HTTP/2, IPv4: time to the last object \| ×1\.049 \[[0-9.]*–[0-9.]*\], n 8, two-sided p 0\.125 \|$' \
+	"$page"
+check "page: no head to head on clean, where no page was loaded" sh -c \
+	"! grep -q '^| iwprog | initcwnd | clean | page' '$tmp/page/report.md'"
+check_eq "page: the pages decide no verdict" "$(cat "$tmp/res/decisions.csv")" \
+	"$(grep -v '^iwprog,' "$tmp/page/decisions.csv")"
 # Its new visitors twice as fast on lossy: all 8 log ratios below 0, p
 # 1/256 <= 0.05/2, ratio 0.5: the placebo passes.
 # shellcheck disable=SC2016 # awk's fields, not the shell's

@@ -9,10 +9,12 @@ import os
 import re
 import statistics
 
+from .decide import ALPHA
 from .figures import FIG, INF, compare, measured_on, saturated
 from .floors import (HTTP_HEADER_BYTES, INITIAL_WINDOW, download_floor, page_ceiling, response_bytes,
                      wire_bytes)
 from .rawdata import FILE_BYTES, PAGE_BYTES
+from .rule import Comparison
 
 
 def num(v, dec):
@@ -284,3 +286,98 @@ def rest(res, summary, ctx, names, iws):
               settings.get("server_cpu", "1"), settings.get("client_cpu", "0"),
               "the archive named at the top (raw/ once unpacked)" if ctx["raw_archive"] else "raw/"), ""]
     return w
+
+
+# The figures the page's paired comparisons show: its time to the last
+# object, per load; the head-to-head of two mechanisms adds the rule's
+# primary for the initial window, the new visitor's small page.
+PAGE_TTLO = [f for f in FIG if f.startswith("pg") and f.endswith("_ttlo")]
+
+
+def windows_of(c):
+    """(mechanism, congestion window, receive window) of a candidate that
+    gives the initial windows, or None: "route" from a route line's
+    initcwnd and initrwnd, "prog" from a prog line (0: the kernel's)."""
+    text = "\n".join(c.lines)
+    m = re.search(r"^prog ([0-9]+) ([0-9]+)$", text, re.M)
+    if m:
+        return "prog", int(m.group(1)), int(m.group(2))
+    m = re.search(r"^route .*\binitcwnd ([0-9]+)", text, re.M)
+    if m:
+        r = re.search(r"\binitrwnd ([0-9]+)", text)
+        return "route", int(m.group(1)), int(r.group(1)) if r else 0
+    return None
+
+
+def twins(cands, profiles):
+    """Pairs (program, route) of the candidates measured that give the same
+    windows by the two mechanisms."""
+    given = {c.name: windows_of(c) for c in cands if c.name in profiles and windows_of(c)}
+    return [(a, b) for a, wa in given.items() for b, wb in given.items()
+            if wa[0] == "prog" and wb[0] == "route" and wa[1:] == wb[1:]]
+
+
+def paired_text(c):
+    """A Comparison as the page's tables show it."""
+    if c is None or not c.n:
+        return "–"
+    lo, hi = c.ci
+    return "×%.3f [%s], p better %.3g, p worse %.3g, n %d" % (
+        c.ratio, "0–∞" if math.isinf(hi) else "%.3f–%.3f" % (lo, hi), c.p_better, c.p_worse, c.n)
+
+
+def page_section(summary, rounds, ctx):
+    """What WP Panel serves: the WordPress-like page's first visits, their
+    medians per pass, link and profile, each candidate paired against both
+    copies of the package, and the two mechanisms of the initial window
+    head to head. Shown beside the rule, not judged by it."""
+    loads = [f for f in PAGE_TTLO if any(k[3] == f for k in summary)]
+    w = ["## What WP Panel serves: the WordPress-like page", ""]
+    if not loads:
+        return w + ["Not measured in this run (the runs before 2026-12-07 had no page loads).", ""]
+    w += ["A first visit of bench/pageload's page as a browser without a cache makes it: the HTML over a new "
+          "TCP connection and a full TLS 1.3 handshake, then its subresources, over HTTP/2 on the one connection "
+          "(IPv4 and IPv6) and over HTTP/1.1 on up to six (IPv4); the figure is the time to the last object's "
+          "last byte, a page that did not come whole counted as ∞. Median (min–max) over the rounds.", "",
+          "| pass | link | profile | %s |" % " | ".join(FIG[f][2] for f in loads),
+          "|---|---|---|%s" % ("---|" * len(loads))]
+    for pas in ("decide", "ref"):
+        for lk in ctx["links"]:
+            for p in ctx["profiles"]:
+                if any((pas, lk, p, f) in summary for f in loads):
+                    w.append("| %s | %s | %s | %s |" % (pas, lk, p, " | ".join(
+                        cell_text(summary.get((pas, lk, p, f)), f) for f in loads)))
+    settings, decide = ctx["settings"], ctx["decide_links"]
+    cands = [c for c in ctx["cands"] if c.name in ctx["profiles"] and not c.placebo]
+    second = next((c.name for c in ctx["cands"] if c.placebo and c.name in ctx["profiles"]), None)
+    w += ["", "Paired by round in the decide pass, the way the rule pairs a primary: the geometric mean ratio "
+          "candidate / copy of the package [its 95%% interval], the exact one-sided sign-flip p better and worse, "
+          "the paired rounds; against the package, then against the %s. The rule's figures were fixed before "
+          "the page was measured: these comparisons inform, they decide no verdict." % (second or "placebo (none)"),
+          "", "| candidate | link | figure | against the package | against the %s |" % (second or "placebo"),
+          "|---|---|---|---|---|"]
+    for c in cands:
+        for lk in decide:
+            for f in loads:
+                one = Comparison(rounds, c.name, lk, f, settings, ALPHA, interval=True)
+                if not one.n:
+                    continue
+                two = Comparison(rounds, c.name, lk, f, settings, ALPHA, interval=True, ref=second) \
+                    if second else None
+                w.append("| %s | %s | %s | %s | %s |" % (c.name, lk, FIG[f][2], paired_text(one), paired_text(two)))
+    pairs = twins(ctx["cands"], ctx["profiles"])
+    if pairs:
+        w += ["", "The initial windows by two mechanisms, head to head: the package's sock_ops program and the "
+              "route attributes, the same windows. Expected the same first flight, so the same figures: the "
+              "geometric mean ratio program / route [95% interval] and the two-sided p (twice the smaller "
+              "one-sided one, at most 1), per link; an interval that holds ×1 is no difference shown.", "",
+              "| program | route | link | figure | program / route |", "|---|---|---|---|---|"]
+        for a, b in pairs:
+            for lk in decide:
+                for f in ["nv_p50"] + loads:
+                    c = Comparison(rounds, a, lk, f, settings, ALPHA, interval=True, ref=b)
+                    if c.n:
+                        w.append("| %s | %s | %s | %s | %s, two-sided p %.3g |" % (
+                            a, b, lk, FIG[f][2], paired_text(c).split(", p better")[0] + ", n %d" % c.n,
+                            min(1.0, 2 * min(c.p_better, c.p_worse))))
+    return w + [""]
