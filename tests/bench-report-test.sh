@@ -396,6 +396,16 @@ check "measure-only: the placebo has no rd_first guardrail" \
 	sh -c "! grep -q '^placebo,[a-z]*,rd_first,' '$tmp/first/decisions.csv'"
 check "measure-only: the run stands" grep -Fqx 'placebo,all,nv_p50,verdict,,,,,,,no difference shown' \
 	"$tmp/first/decisions.csv"
+# The floors' table: the package's download on lossy, 3.00 s, over the
+# lossless 1.97 s (x1.52) and the loss-aware 2.13 s (x1.41, as above); on
+# compete (two flows: a third of 20 Mbit/s, 160 ms, the bursty loss) the
+# reference pass's 5.00 s over the fair share's 3.49 s, x1.43.
+check_match "floors: the package's download on lossy against the three" \
+	'^\| decide \| lossy \| package \| 1\.00 s \| ×1\.23 \(0\.81 s\) \| ×1\.23 \(0\.81 s\) \| ×1\.23 \(0\.81 s\) \| 3\.00 s \| ×1\.52 \(1\.97 s\) \| ×1\.41 \(2\.13 s\) \| ×1\.52 \(1\.97 s\) \|$' \
+	"$report"
+check_match "floors: at a fair share beside two flows" \
+	'^\| ref \| compete \| package \| 1\.50 s \| .* \| 5\.00 s \| ×2\.53 \(1\.97 s\) \| ×2\.34 \(2\.13 s\) \| ×1\.43 \(3\.49 s\) \|$' \
+	"$report"
 # The WordPress-like page: none in the fixture, so the report says so.
 check "page: not measured without page loads" grep -Fqx \
 	'Not measured in this run (the runs before 2026-12-07 had no page loads).' "$tmp/res/report.md"
@@ -815,6 +825,23 @@ check_eq "floors: thin 2 MB minimum, IW10" 5.259939 "$(py '"%.6f" % download_flo
 check_eq "floors: thin 2 MB minimum, IW32" 4.785904 "$(py '"%.6f" % download_floor(2097152, 300, 5, 32)')"
 check_eq "floors: one segment, 3 RTT and one frame" "0.4805352 0.4805352" \
 	"$(py '"%.7f %.7f" % (download_floor(1000, 160, 20), download_floor(1000, 160, 20, 32))')"
+# The loss-aware floor: the page's 49 segments over 1% loss arrive whole
+# 0.99^49 = 0.611117 of the time, at least half: the lossless floor; the
+# file's 1451 almost never: 1.9736944 + 0.16 = 2.1336944 s. Over thin's 3%,
+# 0.97^49 = 0.2248: the page's 1.5493344 + 0.3 = 1.8493344 s. A
+# Gilbert-Elliott chain half good, half bad (P = R = 50%), the bad state
+# losing every packet, the good none: one packet whole 0.5 of the time, two
+# 0.5 x 0.5 (the first whole, then a step to the good state) = 0.25.
+# The fair-share floor beside one competing flow on lossy: the file at 10
+# Mbit/s, s = 1.2112 ms, wire time 1.7568048 s; IW10's windows 10 20 40 80
+# wait 0.16 - (W - 1) s = 0.1490992 0.1369872 0.1127632 0.0643152, and
+# 160 on need not: 0.48 + 1.7568048 + 0.4631648 = 2.6999696 s.
+check_eq "floors: no loss among the page's 49 segments at 1%" 0.611117 "$(py '"%.6f" % no_loss_share(49, 1)')"
+check_eq "floors: no loss in a Gilbert-Elliott chain, 1 and 2 packets" "0.5 0.25" \
+	"$(py '"%g %g" % (no_loss_share(1, 0, (50, 50, 100, 0)), no_loss_share(2, 0, (50, 50, 100, 0)))')"
+check_eq "floors: loss-aware, lossy page, lossy file, thin page" "0.8123336 2.1336944 1.8493344" \
+	"$(py '"%.7f %.7f %.7f" % (loss_floor(69632, 160, 20, loss_pct=1), loss_floor(2097152, 160, 20, loss_pct=1), loss_floor(69632, 300, 5, loss_pct=3))')"
+check_eq "floors: fair share beside one flow on lossy" 2.6999696 "$(py '"%.7f" % fair_share_floor(2097152, 160, 20, 1)')"
 check_eq "links: a Gilbert-Elliott loss's mean" "1.3171 1" \
 	"$(py '"%.4f %g" % (parse_loss("ge:0.5/20/50/0.1")[0], parse_loss("1")[0])')"
 

@@ -96,3 +96,43 @@ def download_floor(body, rtt_ms, rate_mbit, iw=INITIAL_WINDOW, mtu=1500):
         t += max(0.0, rtt + s - w * s)
         sent, w = sent + w, 2 * w
     return t
+
+
+def no_loss_share(n, loss_pct, ge=None):
+    """The probability that none of N packets in a row is lost: (1 - p)^N
+    for independent loss of LOSS_PCT percent; for netem's Gilbert-Elliott
+    model GE = (P, R, H, K) (percentages: good to bad, bad to good, the
+    loss in the bad state, in the good one), from the chain's stationary
+    state, each packet lost or not in the state it meets, then a step."""
+    if not ge:
+        return (1 - loss_pct / 100) ** n
+    p, r, h, k = (x / 100 for x in ge)
+    good, bad = (r / (p + r), p / (p + r)) if p + r else (1.0, 0.0)
+    for _ in range(n):
+        good, bad = good * (1 - k), bad * (1 - h)
+        good, bad = good * (1 - p) + bad * r, good * p + bad * (1 - r)
+    return good + bad
+
+
+def loss_floor(body, rtt_ms, rate_mbit, iw=INITIAL_WINDOW, mtu=1500, loss_pct=0.0, ge=None):
+    """download_floor with the link's loss: a lost segment is sent again
+    once its loss is seen, at the soonest a round trip after it left, and
+    the last byte cannot come before it, so a transfer with a loss takes at
+    least one round trip more. The median of the time then is at least
+    the lossless floor plus one round trip when fewer than half of the
+    transfers lose none of their segments (no_loss_share), the floor
+    else. A lower bound: several losses may cost more, a loss of the
+    handshake a timeout (1 s), and a congestion control that backs off
+    more still; none of that is counted."""
+    t = download_floor(body, rtt_ms, rate_mbit, iw, mtu)
+    if no_loss_share(segments(response_bytes(body), mtu), loss_pct, ge) < 0.5:
+        t += rtt_ms / 1000
+    return t
+
+
+def fair_share_floor(body, rtt_ms, rate_mbit, flows, iw=INITIAL_WINDOW, mtu=1500):
+    """download_floor at a fair share of the rate: 1/(FLOWS + 1) of it,
+    beside FLOWS competing flows that keep the bottleneck busy. Not a bound
+    (a sender can take more than its share, and a new connection's slow
+    start less): below it, the connection took more than its share."""
+    return download_floor(body, rtt_ms, rate_mbit / (flows + 1), iw, mtu)

@@ -338,6 +338,7 @@ def write_report(res, summary, rounds, ctx, judgements, state, power, guard_powe
     w("")
     L.extend(drop_table(summary, ctx["links"], link_info, ctx["profiles"]))
     w("")
+    L.extend(sections.floor_section(summary, ctx, iws))
     w("Each figure below: median (min–max) over the rounds, each round's figure computed from that round's "
       "measurements. × floor: the median over the link's floor (the lossy link's section says how it is "
       "computed), from the profile's initial window. Server CPU: the server's vCPU busy share during the load "

@@ -11,7 +11,8 @@ import statistics
 
 from .decide import ALPHA
 from .figures import FIG, INF, compare, measured_on, saturated
-from .floors import (HTTP_HEADER_BYTES, INITIAL_WINDOW, download_floor, page_ceiling, response_bytes,
+from .floors import (HTTP_HEADER_BYTES, INITIAL_WINDOW, download_floor, fair_share_floor, loss_floor, page_ceiling,
+                     response_bytes,
                      wire_bytes)
 from .rawdata import FILE_BYTES, PAGE_BYTES
 from .rule import Comparison
@@ -380,4 +381,53 @@ def page_section(summary, rounds, ctx):
                         w.append("| %s | %s | %s | %s | %s, two-sided p %.3g |" % (
                             a, b, lk, FIG[f][2], paired_text(c).split(", p better")[0] + ", n %d" % c.n,
                             min(1.0, 2 * min(c.p_better, c.p_worse))))
+    return w + [""]
+
+
+def link_floors(li, iw, body):
+    """The three floors of BODY bytes over a new connection on link LI from
+    an initial window of IW: lossless, loss-aware, at a fair share."""
+    if not li or not li.get("rate_mbit"):
+        return None
+    args = (li["rtt_ms"], li["rate_mbit"])
+    mtu = li.get("mtu", 1500)
+    return (download_floor(body, *args, iw, mtu),
+            loss_floor(body, *args, iw, mtu, li.get("loss", 0.0), li.get("ge")),
+            fair_share_floor(body, *args, li.get("flows", 0), iw, mtu))
+
+
+def floor_section(summary, ctx, iws):
+    """Each link's floors for the new visitor's page and the 2 MB download,
+    lossless, loss-aware and at a fair share, and every profile's medians
+    against each."""
+    w = ["## The floors: lossless, loss-aware, at a fair share", "",
+         "Three floors per link, for the new visitor's 68 KiB page and the 2 MB download over a new connection, "
+         "from the profile's initial window (bench/reportlib/floors.py): **lossless**, the handshakes, slow start "
+         "and the wire time at the link's rate; **loss-aware**, a lower bound of the median under the link's loss: "
+         "one round trip more when fewer than half of the transfers would lose none of their segments (a lost "
+         "segment is sent again a round trip after it left at the soonest), for independent loss (1 − p)^N, for "
+         "the Gilbert-Elliott links from the model's chain; **fair share**, the lossless time at 1/(k + 1) of "
+         "the rate beside k competing flows: not a bound (below 1, the connection took more than its share). "
+         "Where a link has no loss or no competing flow, that floor is the lossless one. Each median over each.",
+         "", "| pass | link | profile | new visitor TTLB | × lossless | × loss-aware | × fair share "
+         "| 2 MB download | × lossless | × loss-aware | × fair share |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    shown = 0
+    for pas in ("decide", "ref"):
+        for lk in ctx["links"]:
+            li = ctx["link_info"].get(lk)
+            for p in ctx["profiles"]:
+                cols = []
+                for fig, body in (("nv_p50", PAGE_BYTES), ("dl_time", FILE_BYTES)):
+                    s = summary.get((pas, lk, p, fig))
+                    fl = link_floors(li, iws.get(p, INITIAL_WINDOW), body)
+                    if s is None or fl is None:
+                        cols += ["–"] * 4
+                        continue
+                    cols.append(num(s.median, FIG[fig][3]) + FIG[fig][6])
+                    cols += ["×" + num(s.median / f, 2) + " (%s s)" % num(f, 2) for f in fl]
+                if any(c != "–" for c in cols):
+                    shown += 1
+                    w.append("| %s | %s | %s | %s |" % (pas, lk, p, " | ".join(cols)))
+    if not shown:
+        w.append("| not run | | | | | | | | | | |")
     return w + [""]
