@@ -420,13 +420,16 @@ static void print_key_note(const struct key_facts *k, FILE *f)
 
 /* What the kernel was not asked, or would not say (qdiscs, routes): why, in
  * JSON, which programs read: in the C locale's words, whatever language the
- * messages are in. */
+ * messages are in. strerror_l()'s text lives as long as its locale, so the
+ * one C locale is made once and kept for the process. */
 static const char *kernel_error_text(int error)
 {
-	locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	static locale_t c;
 
 	if (error == -EOPNOTSUPP)
 		return "not queried under --root";
+	if (!c)
+		c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
 	return c ? strerror_l(-error, c) : strerror(-error);
 }
 
