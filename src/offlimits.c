@@ -15,9 +15,9 @@
  * someone else's machine, or the build host. Returns NULL when the kernel
  * may be tuned, else the kind of place, a word that stays the same for the
  * scripts to branch on (dpkg-root, container, chroot, read-only), with the
- * reason for people in REASON. debian/postrm makes the same decision in
- * shell, with the same checks in the same order and the same words
- * (tests/leave-alone-test.sh runs both). */
+ * reason for people in REASON. debian/postrm, which runs after the helper
+ * is gone, reads this decision from the seal the prerm had the helper write
+ * (journal --seal); tests/leave-alone-test.sh asks both. */
 const char *kernel_off_limits(const struct context *ctx, const struct sysinfo *info,
 			      char *reason, size_t size)
 {
