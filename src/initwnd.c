@@ -51,14 +51,6 @@ bool initwnd_fragment_wants(const struct assignments *fragment)
 	return qdisc && strcmp(qdisc->value, "fq") == 0;
 }
 
-static void default_ports(struct sockops_windows *w)
-{
-	static const uint16_t ports[] = INITWND_DEFAULT_PORTS;
-
-	memcpy(w->ports, ports, sizeof(ports));
-	w->n_ports = ELEMENTSOF(ports);
-}
-
 /* One word of the file: a port, 0 for a word that is none. */
 static uint16_t parse_port(const char *word)
 {
@@ -87,14 +79,11 @@ int initwnd_ports_read(const char *root, struct sockops_windows *w)
 	r = root_path(path, sizeof(path), root, INITWND_PORTS_FILE);
 	if (r == 0)
 		r = read_file(path, buf, sizeof(buf) - 1, &len);
-	if (r == -ENOENT) {
-		default_ports(w);
+	if (r == -ENOENT)
 		return 0;
-	}
 	if (r < 0) {
-		log_warning(_("cannot read %s: %s; the ports are 80 and 443"), path,
-			    file_strerror(r));
-		default_ports(w);
+		log_warning(_("cannot read %s: %s; no port gets the initial windows"),
+			    path, file_strerror(r));
 		return r;
 	}
 	buf[len] = '\0';

@@ -22,9 +22,15 @@ struct ports_case {
 };
 
 static const struct ports_case ports_cases[] = {
-	{ "no file: the web ports", NULL, 0, { 80, 443 }, 2 },
-	{ "the conffile's form",
-	  "# Local ports whose passive connections get the initial windows.\n"
+	{ "no file: no port", NULL, 0, { 0 }, 0 },
+	{ "the conffile's form, shipped: no port",
+	  "# The local TCP ports ...\n"
+	  "#80 443\n",
+	  0,
+	  { 0 },
+	  0 },
+	{ "the conffile with the web ports given",
+	  "# The local TCP ports ...\n"
 	  "80 443\n",
 	  0,
 	  { 80, 443 },
@@ -76,7 +82,7 @@ static void test_ports_read(void **state _unused_)
 	}
 }
 
-/* A file that cannot be read: the default ports, and the error. */
+/* A file that cannot be read: no port, and the error. */
 static void test_ports_unreadable(void **state _unused_)
 {
 	char *root = scratch_new(), path[PATH_MAX_LEN];
@@ -86,9 +92,7 @@ static void test_ports_unreadable(void **state _unused_)
 	scratch_write(root, "/etc/wp-panel-nettune/x", "");
 	assert_int_equal(mkdir(path, 0755), 0);
 	assert_true(initwnd_ports_read(root, &w) < 0);
-	assert_int_equal(w.n_ports, 2);
-	assert_int_equal(w.ports[0], 80);
-	assert_int_equal(w.ports[1], 443);
+	assert_int_equal(w.n_ports, 0);
 	scratch_free(root);
 }
 
