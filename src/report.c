@@ -510,11 +510,11 @@ static void print_text_initwnd(const struct report *r, FILE *f)
 	} else if (r->initwnd_error == 0 && r->initwnd.attached) {
 		fprintf(f,
 			_("ATTACHED though not wanted; wp-panel-nettune initwnd detaches it\n"));
-	} else if (want->n_ports == 0) {
+	} else if (!r->initwnd_fq) {
+		fprintf(f, _("left to the kernel: the fragment does not set fq\n"));
+	} else {
 		fprintf(f, _("left to the kernel: %s names no port\n"),
 			INITWND_PORTS_FILE);
-	} else {
-		fprintf(f, _("left to the kernel: the fragment does not set fq\n"));
 	}
 }
 

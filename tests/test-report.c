@@ -661,6 +661,7 @@ static void test_json(void **state _unused_)
 
 	/* Not wanted (fq_codel) and still attached: an alarm; detached: none. */
 	r.initwnd.windows.ports[1] = 80;
+	r.initwnd_fq = false;
 	r.initwnd_wanted = false;
 	text = print(&r, report_print_text);
 	assert_non_null(strstr(text, "\ninitial windows: ATTACHED though not wanted; "
@@ -672,6 +673,30 @@ static void test_json(void **state _unused_)
 		text,
 		"\ninitial windows: left to the kernel: the fragment does not set fq\n"));
 	assert_non_null(strstr(text, "\nAll in effect.\n"));
+	free(text);
+
+	/* fq, and the setting names no port (as shipped): the kernel's
+	 * windows, the reason the setting, no alarm. */
+	r.initwnd_fq = true;
+	r.initwnd_want.n_ports = 0;
+	report_decide(&r);
+	assert_false(r.initwnd_wanted);
+	text = print(&r, report_print_text);
+	assert_non_null(
+		strstr(text,
+		       "\ninitial windows: left to the kernel: "
+		       "/etc/wp-panel-nettune/initial-window-ports names no port\n"));
+	assert_non_null(strstr(text, "\nAll in effect.\n"));
+	free(text);
+
+	/* No fq (one CPU, cubic) and no port: the fragment is the reason,
+	 * whatever the setting says. */
+	r.initwnd_fq = false;
+	report_decide(&r);
+	text = print(&r, report_print_text);
+	assert_non_null(strstr(
+		text,
+		"\ninitial windows: left to the kernel: the fragment does not set fq\n"));
 	free(text);
 }
 
