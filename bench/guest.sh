@@ -591,20 +591,26 @@ for i in $(seq 1 "$TIMING_RUNS"); do
 done
 
 # The package's initial windows (src/initwnd.c): where its fragment sets fq
-# (2 CPUs and more), apply attaches its sock_ops program to the root of the
-# cgroup v2 tree and pins it under $IW_PKG_PINS; the program gives the
-# passive connections of ports 80 and 443, IPv4 and IPv6, the windows of its
-# "windows" map (32 and 32 segments), in every network namespace (a cgroup
-# spans them all). What it did is recorded, then the program and its maps
+# (2 CPUs and more) and initial-window-ports names ports (as shipped it
+# names none: the package leaves the windows to the kernel), initwnd
+# attaches its sock_ops program to the root of the cgroup v2 tree and pins
+# it under $IW_PKG_PINS; here the web ports are listed, as an administrator
+# lists them, so that the program is loaded. It gives the passive
+# connections of those ports, IPv4 and IPv6, the windows of its "windows"
+# map (32 and 32 segments), in every network namespace (a cgroup spans them
+# all). What it did is recorded, then the program and its maps
 # get pins of the benchmark's own ($IW_PINS), which keep them alive when the
 # purge detaches the link and removes the package's pins: the candidates
 # with a "prog" line attach that same program again, with their windows in
 # its map (bpftool), and every other profile runs with it detached, as
 # "package" does (its windows are then the kernel's, IW10, unless a route
 # gives others).
+sed -i 's/^#80 443$/80 443/' /etc/wp-panel-nettune/initial-window-ports
 {
 	echo "# wp-panel-nettune status after apt-get install (its initial-window part):"
 	grep -i 'initial' "$SET/package-status.txt"
+	echo "# wp-panel-nettune initwnd, the web ports listed in initial-window-ports:"
+	$APT_CPUS wp-panel-nettune initwnd 2>&1
 	echo "# bpftool cgroup show $IW_CGROUP:"
 	bpftool cgroup show "$IW_CGROUP" 2>&1
 	for m in windows ports; do

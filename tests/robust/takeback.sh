@@ -101,14 +101,14 @@ case_() {
 exit of the namespaces: 0" "$(cat "$_case.got")"
 }
 say="said: wp-panel-nettune:"
-# Where no BPF file system is mounted, as in these namespaces, the program
-# is left to the kernel; the rest of apply goes on.
-nobpf="said: Initial windows left to the kernel: no BPF file system mounted above the pin directory."
+# No initial-window-ports names a port here (none does as shipped): the
+# program is not attached; the rest of apply goes on.
+noport="said: Initial windows: /etc/wp-panel-nettune/initial-window-ports names no port; the program is not attached."
 taking="said: Taking back what an earlier version wrote for the routes' initial windows:"
 
 case_ "networkd: the drop-in and the directory it made removed, networkd reloaded, the step gone" \
 	"exit 0
-$nobpf
+$noport
 $taking
 said: Removed $dropin.
 said: systemd-networkd reloaded its configuration.
@@ -127,7 +127,7 @@ CASE
 
 case_ "ifupdown: the hooks removed, the windows off both routes; the administrator's windows on another interface stay" \
 	"exit 0
-$nobpf
+$noport
 $taking
 said: Removed $hook.
 said: Removed $dhook.
@@ -156,7 +156,7 @@ CASE
 # interface's route here has no gateway.
 case_ "another interface's route of the same metric: neither changed, both families; said, once" \
 	"exit 0
-$nobpf
+$noport
 $taking
 said: route default via 192.0.2.1 dev nt-v0 metric 100: initial windows 32 and 32 left on it: another default route has its metric, and replacing one could replace the other; they go when nt-v0 is next brought up.
 said: route default via 2001:db8::1 dev nt-v0 metric 100: initial windows 32 and 32 left on it: another default route has its metric, and replacing one could replace the other; they go when nt-v0 is next brought up.
@@ -177,7 +177,7 @@ CASE
 
 case_ "a ToS route is no twin: the windows come off the route of its own key, the other ToS stays" \
 	"exit 0
-$nobpf
+$noport
 $taking
 said: route default via 192.0.2.1 dev nt-v0 metric 0: initial windows taken off.
 said: Set 0 keys, 0 already in effect, 1 skipped.
@@ -194,7 +194,7 @@ CASE
 
 case_ "NetworkManager's route added again beside the one with the windows: that one goes, the other stays" \
 	"exit 0
-$nobpf
+$noport
 $taking
 said: Removed $nmd.
 said: route default via 192.0.2.1 dev nt-v0 metric 101: removed, since the same route without the initial windows stands beside it.
@@ -211,7 +211,7 @@ CASE
 
 case_ "edited, a symlink, or without its copy: each file left in place, said once; its step and copy go" \
 	"exit 0
-$nobpf
+$noport
 $taking
 said: $hook was changed since the package wrote it: left in place.
 said: $dhook is a symlink now: left in place.
@@ -241,7 +241,7 @@ CASE
 
 case_ "--dry-run: says what it would take back, changes nothing" \
 	"exit 0
-said: Would give new connections to ports 80 and 443 the initial windows 32 and 32.
+$noport
 $taking
 said: Would remove $hook.
 said: Would take the initial windows 32 and 32 off the default routes of nt-v0.
@@ -281,7 +281,7 @@ CASE
 
 case_ "a FIFO at a hook's path: no hang, left in place, said once; its step and copy go" \
 	"exit 0
-$nobpf
+$noport
 $taking
 said: /etc/dhcpcd.exit-hook was changed since the package wrote it: left in place.
 said: Set 0 keys, 0 already in effect, 1 skipped.

@@ -8,7 +8,9 @@
 #     a ToS default route, and the administrator's own route with initcwnd
 #     32 initrwnd 32: `ip route show table all` and `ip -6 route show table
 #     all` are quoted and byte for byte the same before the install, after
-#     it, after a reboot and after the purge. After the install bpftool
+#     it, after a reboot and after the purge. The install attaches nothing
+#     (the shipped setting names no port) and status says so; once the
+#     administrator lists ports 80 and 443 and runs initwnd, bpftool
 #     lists nettune_initwnd on /sys/fs/cgroup (sock_ops, multi) and the
 #     listing is otherwise the one before (systemd's programs stay); the
 #     server side of fresh connections to port 80 over IPv4 and IPv6 shows
@@ -152,7 +154,17 @@ purge_baseline
 
 check "DEBIAN_FRONTEND=noninteractive apt-get install -y /host/pkg.deb" \
 	apt_get install install /host/pkg.deb
-said "the install attaches the program" install \
+said "the install attaches nothing: the shipped setting names no port" install \
+	'^Initial windows: /etc/wp-panel-nettune/initial-window-ports names no port; the program is not attached\.$'
+check "nothing pinned" test ! -e /sys/fs/bpf/wp-panel-nettune
+check "status exits 0" logged status-default wp-panel-nettune status
+said "status: left to the kernel" status-default \
+	'^initial windows: left to the kernel: /etc/wp-panel-nettune/initial-window-ports names no port$'
+# The administrator gives the web ports the windows, as the file says to.
+check "the web ports listed" sed -i 's/^#80 443$/80 443/' /etc/wp-panel-nettune/initial-window-ports
+check_eq "the setting's one line" "80 443" "$(grep -v '^#' /etc/wp-panel-nettune/initial-window-ports)"
+check "initwnd" logged initwnd wp-panel-nettune initwnd
+said "initwnd attaches the program" initwnd \
 	'^Initial windows 32 and 32 for new connections to ports 80 and 443: attached to /sys/fs/cgroup\.$'
 route_tables after-install
 check_same "after the install: the routes byte for byte as before" \

@@ -12,7 +12,8 @@
 #     keeps them, said, since replacing it could replace nta's; nta's
 #     route and every other line of `ip route show table all` are byte for
 #     byte as before; `wp-panel-nettune journal` has no added or windows
-#     step; the program is attached. With nta gone, ifdown and ifup vs0
+#     step; no program is attached (the shipped setting names no port:
+#     the kernel's windows). With nta gone, ifdown and ifup vs0
 #     bring its route back without windows: the routes are those before
 #     the first install (sorted: the link's IPv6 routes come last after
 #     it went down); purge changes no route (byte for byte) and leaves
@@ -112,9 +113,13 @@ check "wp-panel-nettune journal: no added or windows step" \
 	sh -c '! grep -Eq "^(added|windows)[[:space:]]" /host/journal.log'
 check "nor the journal's file" sh -c "! grep -Eq '^(added|windows)	' $NT_JOURNAL"
 bpftool cgroup tree /sys/fs/cgroup | sed 's/^/#   bpftool cgroup tree: /'
-check "the program attached" sh -c 'bpftool cgroup tree /sys/fs/cgroup | grep -Eq "sock_ops +multi +nettune_initwnd *$"'
+# The windows the routes gave are not given again another way: the shipped
+# setting names no port, so no program is attached either.
+check "no program attached" sh -c '! bpftool cgroup tree /sys/fs/cgroup | grep -q nettune_initwnd'
 check_status_ok "after the upgrade"
 grep '^initial windows' /host/status.log | sed 's/^/#   status: /'
+said "status: the windows left to the kernel" status \
+	'^initial windows: left to the kernel: /etc/wp-panel-nettune/initial-window-ports names no port$'
 
 # nta goes first: while its route holds the key (metric 100), ifup could
 # not add vs0's (EEXIST). Taking a link down and up lists its IPv6 routes
