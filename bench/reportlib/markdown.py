@@ -156,10 +156,9 @@ def decision_rows(judgements, decide_links):
             elif not c.n:
                 cols.append("no valid pair" if c.left_out else "not measured")
             else:
-                lo, hi = c.ci
                 c2 = j.primary2.get(lk)
-                cols.append("p better %.4g, p worse %.4g, ×%.3f [%s], n %d%s%s%s" % (
-                    c.p_better, c.p_worse, c.ratio, "0–∞" if hi == float("inf") else "%.3f–%.3f" % (lo, hi), c.n,
+                cols.append("p better %.4g, p worse %.4g, %s, n %d%s%s%s" % (
+                    c.p_better, c.p_worse, sections.ratio_text(c), c.n,
                     " (%d left out)" % len(c.left_out) if c.left_out else "",
                     "; against the %s: p better %.4g, p worse %.4g, ×%.3f, n %d" % (
                         j.second, c2.p_better, c2.p_worse, c2.ratio, c2.n) if c2 is not None and c2.n else "",

@@ -28,11 +28,12 @@ def num(v, dec):
 
 def initial_window(cands, prof):
     """The initial window a profile starts with: a candidate's route
-    attribute initcwnd or the window its "prog" line gives, or Linux's."""
+    attribute initcwnd or the window its "prog" line gives (windows_of),
+    or Linux's."""
     for c in cands:
-        m = re.search(r"^(?:route .*\binitcwnd|prog) ([0-9]+)", "\n".join(c.lines), re.M)
-        if c.name == prof and m:
-            return int(m.group(1))
+        w = windows_of(c) if c.name == prof else None
+        if w:
+            return w[1]
     return INITIAL_WINDOW
 
 
@@ -313,18 +314,22 @@ def windows_of(c):
 def twins(cands, profiles):
     """Pairs (program, route) of the candidates measured that give the same
     windows by the two mechanisms."""
-    given = {c.name: windows_of(c) for c in cands if c.name in profiles and windows_of(c)}
+    given = {c.name: windows_of(c) for c in cands if c.name in profiles}
     return [(a, b) for a, wa in given.items() for b, wb in given.items()
-            if wa[0] == "prog" and wb[0] == "route" and wa[1:] == wb[1:]]
+            if wa and wb and wa[0] == "prog" and wb[0] == "route" and wa[1:] == wb[1:]]
+
+
+def ratio_text(c):
+    """A Comparison's geometric mean ratio and its 95% interval."""
+    lo, hi = c.ci
+    return "×%.3f [%s]" % (c.ratio, "0–∞" if math.isinf(hi) else "%.3f–%.3f" % (lo, hi))
 
 
 def paired_text(c):
     """A Comparison as the page's tables show it."""
     if c is None or not c.n:
         return "–"
-    lo, hi = c.ci
-    return "×%.3f [%s], p better %.3g, p worse %.3g, n %d" % (
-        c.ratio, "0–∞" if math.isinf(hi) else "%.3f–%.3f" % (lo, hi), c.p_better, c.p_worse, c.n)
+    return "%s, p better %.3g, p worse %.3g, n %d" % (ratio_text(c), c.p_better, c.p_worse, c.n)
 
 
 def page_section(summary, rounds, ctx):
@@ -378,9 +383,8 @@ def page_section(summary, rounds, ctx):
                 for f in ["nv_p50"] + loads:
                     c = Comparison(rounds, a, lk, f, settings, ALPHA, interval=True, ref=b)
                     if c.n:
-                        w.append("| %s | %s | %s | %s | %s, two-sided p %.3g |" % (
-                            a, b, lk, FIG[f][2], paired_text(c).split(", p better")[0] + ", n %d" % c.n,
-                            min(1.0, 2 * min(c.p_better, c.p_worse))))
+                        w.append("| %s | %s | %s | %s | %s, n %d, two-sided p %.3g |" % (
+                            a, b, lk, FIG[f][2], ratio_text(c), c.n, min(1.0, 2 * min(c.p_better, c.p_worse))))
     return w + [""]
 
 
