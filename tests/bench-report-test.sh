@@ -210,6 +210,23 @@ check_match "the package against the minimum (2.10 / 1.974)" \
 	'^\| ref \| package \| 16\.0 \| 47% \| 2\.10 \| ×1\.06 \|$' \
 	"$report"
 
+# The package against the installer's profile, paired by round in the
+# reference pass. Lossy, new visitor TTLB, each round's median of its visits:
+# the package 1.0 0.95 1.15, the installer 1.05 1.15 1.25; ratios 0.95238
+# 0.82609 0.92, geometric mean 0.89786; better in all 3, one-sided p 1/8,
+# two-sided 0.25, and 3 rounds cannot bound the interval (2/8 > 0.05). The
+# download 2.1 against 2.5 in every round: x 0.840. Compete: the same
+# figures, every round equal: x 1, p 1.
+check_match "installer: lossy new visitor, package / installer x 0.898 in 3 of 3" \
+	'^\| lossy \| new visitor TTLB median \| 1\.15 \(1\.05–1\.25\) s \| 1\.00 \(0\.95–1\.15\) s \| ×0\.898 \[0–∞\] \| 3 of 3 \| 0\.25 \|$' \
+	"$report"
+check_match "installer: lossy download x 0.840" \
+	'^\| lossy \| 2 MB download time \| 2\.50 \(2\.50–2\.50\) s \| 2\.10 \(2\.10–2\.10\) s \| ×0\.840 \[0–∞\] \| 3 of 3 \| 0\.25 \|$' \
+	"$report"
+check_match "installer: compete, every round equal" \
+	'^\| compete \| 2 MB download time \| 5\.00 \(5\.00–5\.00\) s \| 5\.00 \(5\.00–5\.00\) s \| ×1\.000 \[0–∞\] \| 0 of 3 \(3 equal\) \| 1 \|$' \
+	"$report"
+
 # variant DIR AWK: a copy of the fixture whose results.csv AWK rewrites (the
 # fields split at commas), reported.
 variant() {
@@ -222,6 +239,24 @@ variant() {
 reader2='$5 == "reader" && $6 == "ttlb_s" && $7 == 2 && $3 == "lossy"'
 # shellcheck disable=SC2016 # awk's fields, not the shell's
 reader2clean='$5 == "reader" && $6 == "ttlb_s" && $7 == 2 && $3 == "clean"'
+
+# The installer's download on lossy 2.0 in round 2: the package (2.1) worse
+# there, better in the other two. Logs -a -a +b, a = log(2.5/2.1) = 0.17435,
+# b = log(2.1/2.0) = 0.04879: only -a -a -b lies below the sum, so p better
+# 2/8, two-sided 0.5; ratio exp((-2a + b)/3) = 0.9049, better in 2 of 3.
+# And the installer's lossy cells of round 1 alone: one round, not paired.
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+check "installer: a round the other way" variant instmix \
+	'NR == FNR { next } $1 == "ref" && $2 == 2 && $3 == "lossy" && $4 == "installer" && $6 == "dl_time_s" { $8 = 2.0 } { print }'
+check_match "installer: ... x 0.905, 2 of 3, two-sided p 0.5" \
+	'^\| lossy \| 2 MB download time \| 2\.50 \(2\.00–2\.50\) s \| 2\.10 \(2\.10–2\.10\) s \| ×0\.905 \[0–∞\] \| 2 of 3 \| 0\.5 \|$' \
+	"$(cat "$tmp/instmix/report.md")"
+# shellcheck disable=SC2016 # awk's fields, not the shell's
+check "installer: one round of it" variant inst1 \
+	'NR == FNR { next } $1 == "ref" && $2 > 1 && $3 == "lossy" && $4 == "installer" { next } { print }'
+check_match "installer: ... one round, not paired" \
+	'^\| lossy \| 2 MB download time \| 2\.50 \(2\.50–2\.50\) s \| 2\.10 \(2\.10–2\.10\) s \| not paired: 1 round\(s\) of both \| – \| – \|$' \
+	"$(cat "$tmp/inst1/report.md")"
 
 # The placebo's next page 10 times slower on clean (ssai1 is judged on lossy,
 # against the placebo too): p (worse) 1/256 <= 0.05/8, ratio 10: it trips a

@@ -361,6 +361,7 @@ def write_report(res, summary, rounds, ctx, judgements, state, power, guard_powe
         w("![one panel per link and load: medians, min–max whiskers](plot.png)")
         w("")
     L.extend(sections.page_section(summary, rounds, ctx))
+    L.extend(sections.installer_section(summary, rounds, ctx))
     L.extend(sections.rest(res, summary, ctx, names, iws))
     with open(os.path.join(res, "report.md"), "w", encoding="utf-8") as f:
         f.write("\n".join(L))

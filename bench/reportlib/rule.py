@@ -113,17 +113,17 @@ def bound(fig, settings):
     return None
 
 
-def round_values(rounds, profs, link, fig, settings, left_out=None):
-    """Per round of the decide pass, the values of FIG on LINK of PROFS (the
-    candidate first), where every one is there and usable: [(v, ...)].
-    LEFT_OUT, a list, gets the rounds where all are there but a load was
-    invalid."""
+def round_values(rounds, profs, link, fig, settings, left_out=None, pas="decide"):
+    """Per round of the pass PAS (the decide pass unless told), the values
+    of FIG on LINK of PROFS (the candidate first), where every one is there
+    and usable: [(v, ...)]. LEFT_OUT, a list, gets the rounds where all are
+    there but a load was invalid."""
     out = []
     for cell in sorted(rounds.figs):
-        pas, rnd, lk, prof = cell
-        if pas != "decide" or lk != link or prof != profs[0]:
+        pas_, rnd, lk, prof = cell
+        if pas_ != pas or lk != link or prof != profs[0]:
             continue
-        got = [rounds.value(("decide", rnd, link, p), fig) for p in profs]
+        got = [rounds.value((pas, rnd, link, p), fig) for p in profs]
         vals = [v for v, _ in got]
         if any(v is None for v in vals):
             continue
@@ -149,26 +149,31 @@ def round_values(rounds, profs, link, fig, settings, left_out=None):
     return out
 
 
-def paired_logs(rounds, cand, link, fig, settings, ref=REFERENCE, left_out=None):
-    """The per-round log(CAND / REF) of FIG on LINK, in the decide pass.
+def paired_logs(rounds, cand, link, fig, settings, ref=REFERENCE, left_out=None, pas="decide"):
+    """The per-round log(CAND / REF) of FIG on LINK, in the pass PAS.
     LEFT_OUT, a list, gets the rounds where both values are there but a
     load was invalid."""
-    return [math.log(a / b) for a, b in round_values(rounds, (cand, ref), link, fig, settings, left_out)]
+    return [math.log(a / b) for a, b in round_values(rounds, (cand, ref), link, fig, settings, left_out, pas)]
 
 
 class Comparison:
-    """One figure of a candidate on one link: n, p (better), p (worse), the
-    geometric mean ratio, whether it is better (passes) or worse (loses) at
-    ALPHA_K; the ratio's 95% interval when asked; the rounds left out for
-    an invalid load."""
+    """One figure of a candidate on one link, paired with REF by round in
+    the pass PAS: n, p (better), p (worse), the geometric mean ratio, the
+    rounds it did better in and those with no difference, whether it is better (passes) or worse (loses)
+    at ALPHA_K; the ratio's 95% interval when asked; the rounds left out
+    for an invalid load."""
 
     copies = 1
 
-    def __init__(self, rounds, name, link, fig, settings, alpha_k, interval=False, ref=REFERENCE):
+    def __init__(self, rounds, name, link, fig, settings, alpha_k, interval=False, ref=REFERENCE, pas="decide"):
         self.left_out = []
-        logs = paired_logs(rounds, name, link, fig, settings, ref=ref, left_out=self.left_out)
+        logs = paired_logs(rounds, name, link, fig, settings, ref=ref, left_out=self.left_out, pas=pas)
         better = FIG[fig][4]
         self.n = len(logs)
+        # The rounds in which the candidate did better than REF, and those
+        # in which the two were equal.
+        self.wins = sum(1 for x in logs if (x < 0 if better == "lo" else x > 0))
+        self.ties = sum(1 for x in logs if x == 0)
         if self.n > MAX_ROUNDS:
             # More rounds than the test enumerates: no p (the verdict says
             # so), rather than a test of some of them.

@@ -388,6 +388,52 @@ def page_section(summary, rounds, ctx):
     return w + [""]
 
 
+# The figures the package and the installer's profile are paired on in the
+# reference pass: what a visitor and a site's owner see, and what the
+# bottleneck pays.
+INSTALLER_FIGS = ["ka_rps", "nv_p50", "rd_next", "dl_time", "pg24_ttlo", "pg26_ttlo", "pg14_ttlo",
+                  "netem_drop", "srv_retrans", "other_rate"]
+
+
+def installer_section(summary, rounds, ctx):
+    """The package against the WP Panel installer's profile, paired by
+    round in the reference pass on every link both ran: the medians, the
+    geometric mean ratio package / installer and its interval, the rounds
+    the package did better in, the two-sided p. Beside the rule: the rule
+    judges candidates against the package, not the package itself."""
+    w = ["## The package against the installer's profile", ""]
+    ref = [lk for lk in ctx["links"]
+           if all(any(k[:3] == ("ref", lk, p) for k in summary) for p in ("installer", "package"))]
+    if not ref:
+        return w + ["Not measured in this run: its reference pass did not have both the installer's profile "
+                    "and the package.", ""]
+    settings = ctx["settings"]
+    w += ["Paired by round in the reference pass: in each round both profiles ran on each link, one after the "
+          "other in an order shuffled from the seed. Median (min–max) of each over the rounds; package / "
+          "installer, the geometric mean ratio of the rounds' figures [its 95% interval]; the rounds in which "
+          "the package did better; the exact two-sided sign-flip p (twice the smaller one-sided p, at most 1; "
+          "with n rounds it is at least 2/2^n: 0.0078 for 8). A figure is read alone: an interval that holds ×1 "
+          "is no difference shown on it. A cell certain to stall (the installer's profile does not probe the "
+          "path's MTU, so it cannot cross the PMTU black hole) ran one round, and a round left out (§) is not paired: "
+          "a figure with fewer than two rounds of both is shown unpaired.", "",
+          "| link | figure | installer | package | package / installer | package better | two-sided p |",
+          "|---|---|---|---|---|---|---|"]
+    for lk in ref:
+        for f in INSTALLER_FIGS:
+            a, b = summary.get(("ref", lk, "installer", f)), summary.get(("ref", lk, "package", f))
+            if a is None or b is None or (f == "other_rate" and not ctx["link_info"].get(lk, {}).get("flows")):
+                continue
+            c = Comparison(rounds, "package", lk, f, settings, ALPHA, interval=True, ref="installer", pas="ref")
+            if c.n < 2:
+                pair = ["not paired: %d round(s) of both%s" % (
+                    c.n, ", %d left out (§)" % len(c.left_out) if c.left_out else ""), "–", "–"]
+            else:
+                pair = [ratio_text(c), "%d of %d%s" % (c.wins, c.n, " (%d equal)" % c.ties if c.ties else ""),
+                        "%.3g" % min(1.0, 2 * min(c.p_better, c.p_worse))]
+            w.append("| %s | %s | %s | %s | %s |" % (lk, FIG[f][2], cell_text(a, f), cell_text(b, f), " | ".join(pair)))
+    return w + [""]
+
+
 def link_floors(li, iw, body):
     """The three floors of BODY bytes over a new connection on link LI from
     an initial window of IW: lossless, loss-aware, at a fair share."""
