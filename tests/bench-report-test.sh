@@ -467,14 +467,24 @@ check "page: the variant reports" variant page \
 			for (p in t) {
 				print "decide", r, "lossy", p, "page_h2_4", "page_ok", 1, 1
 				print "decide", r, "lossy", p, "page_h2_4", "ttlo_s", 1, t[p]
+				print "decide", r, "lossy", p, "page_h2_4", "paint_s", 1, t[p] / 2
 			}
 		}
 	}'
 printf '%s\n' '[iwprog] the program, initcwnd'"'"'s windows' 'prog 32 32' >>"$tmp/page/settings/candidates"
+check "page: without priorities, says so" grep -Fq \
+	'the HTTP/2 requests without priorities (the runs before 2026-12-08 sent none' "$tmp/page/report.md"
+echo 'page_priorities: browser' >>"$tmp/page/settings/run.txt"
 check "page: ... with the program's twin" "$top/bench/report" --no-plot "$tmp/page"
 page=$(cat "$tmp/page/report.md")
+check "page: with a browser's priorities, says so" grep -Fq \
+	'each HTTP/2 request with the priority a browser gives it (style sheets and fonts first' "$tmp/page/report.md"
+check "page: the settings name them" grep -Fq 'page_priorities browser' "$tmp/page/report.md"
 check_match "page: the package's medians" \
-	'^\| decide \| lossy \| package \| 2\.00 \(1\.80–2\.20\) s \|$' "$page"
+	'^\| decide \| lossy \| package \| 2\.00 \(1\.80–2\.20\) s \| 1\.00 \(0\.90–1\.10\) s \|$' "$page"
+check_match "page: the style sheets and fonts, paired like the last object" \
+	'^\| initcwnd \| lossy \| page over HTTP/2, IPv4: the style sheets.* and fonts.* last byte \| ×0\.800 \[0\.800–0\.800\], p better 0\.00391, p worse 1, n 8 \| ×0\.800 \[0\.792–0\.808\], p better 0\.00391, p worse 1, n 8 \|$' \
+	"$page"
 check_match "page: initcwnd against both copies" \
 	'^\| initcwnd \| lossy \| page over HTTP/2, IPv4: time to the last object \| ×0\.800 \[0\.800–0\.800\], p better 0\.00391, p worse 1, n 8 \| ×0\.800 \[0\.792–0\.808\], p better 0\.00391, p worse 1, n 8 \|$' \
 	"$page"
@@ -614,15 +624,21 @@ echo 'fetch=1 http=200 size=2097152 time=2.5 tcp=0.16 tls=0.5 speed=838860.8 exi
 	>"$tmp/raw/raw/r1-lossy-stock-fetch.txt"
 # The page loads (bench/pageload): HTTP/2 over IPv4 whole in 1.5 s (TLS
 # 0.48 - 0.16 = 0.32), from up=123 to up=125: 200 ticks, the server busy
-# +100: 50%; HTTP/1.1 over IPv4 with 20 of its 21 objects: failed, an
-# infinite time to the last object.
+# +100: 50%; its style sheet (a query after the name) and font done at
+# 1.1 and 1.25 s, a script later: the first paint's 1.25 s. HTTP/1.1 over
+# IPv4 with 20 of its 21 objects: failed, an infinite time to the last
+# object and to the first paint, though its one style sheet came at 0.9 s.
 cat >>"$tmp/raw/raw/decide1-lossy-package-cpu.txt" <<'EOF'
 page_start n=h2:4 up=123 srv_busy=210 srv_total=2000 cli_busy=950 cli_total=2000 nginx=160
 page_end n=h2:4 up=125 srv_busy=310 srv_total=2200 cli_busy=1010 cli_total=2200 nginx=170
 EOF
 cat >"$tmp/raw/raw/decide1-lossy-package-page.txt" <<'EOF'
-object i=0 path=/wp/index.html status=200 size=61440 conn=0 end=0.8000
+object i=0 path=/wp/index.html status=200 size=61440 conn=0 end=0.8000 weight=256
+object i=1 path=/wp/style.min.css?ver=6.7 status=200 size=30000 conn=0 end=1.1000 weight=256
+object i=2 path=/wp/inter.woff2 status=200 size=48000 conn=0 end=1.2500 weight=256
+object i=3 path=/wp/jquery.min.js status=200 size=87000 conn=0 end=1.4000 weight=220
 page proto=h2 family=4 objects=21 ok=21 bytes=1048064 connects=1 tcp=0.1600 tls=0.4800 html=0.8000 total=1.5000 exit=0
+object i=1 path=/wp/style.min.css status=200 size=30000 conn=1 end=0.9000 weight=0
 page proto=h1 family=4 objects=21 ok=20 bytes=1000000 connects=6 tcp=0.1600 tls=0.4800 html=0.8000 total=30.0000 exit=1
 EOF
 check "raw files: the report runs" "$top/bench/report" --no-plot "$tmp/raw"
@@ -654,6 +670,8 @@ for want in \
 	decide,1,lossy,package,page_h2_4,tls_s,1,0.32 \
 	decide,1,lossy,package,page_h2_4,page_ok,1,1 \
 	decide,1,lossy,package,page_h2_4,srv_busy_pct,1,50 \
+	decide,1,lossy,package,page_h2_4,paint_s,1,1.25 \
+	decide,1,lossy,package,page_h1_4,paint_s,1,0.9 \
 	decide,1,lossy,package,page_h1_4,page_ok,1,0 \
 	decide,1,lossy,package,page_h1_4,connects,1,6; do
 	check "raw files: $want" grep -Fqx -- "$want" "$tmp/raw/results.csv"
@@ -667,7 +685,9 @@ for want in \
 	ref,compete,stock,other_rate,1,0.0024,0.0024,0.0024,0 \
 	decide,lossy,package,srv_retrans,1,1,1,1,0 \
 	decide,lossy,package,pg24_ttlo,1,1.5,1.5,1.5,0 \
-	decide,lossy,package,pg14_ttlo,1,inf,inf,inf,0; do
+	decide,lossy,package,pg14_ttlo,1,inf,inf,inf,0 \
+	decide,lossy,package,pg24_paint,1,1.25,1.25,1.25,0 \
+	decide,lossy,package,pg14_paint,1,inf,inf,inf,0; do
 	check "raw files, summary: $want" grep -Fqx -- "$want" "$tmp/raw/summary.csv"
 done
 

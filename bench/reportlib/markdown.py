@@ -71,7 +71,8 @@ def machine(settings):
 
 RUN_KEYS = ["seed", "rounds", "ref_rounds", "decide_links", "ref_links", "decide_profiles", "ref_profiles",
             "wrk_duration_s", "wrk_timeout_s", "visits", "visitors", "visit_duration_s", "visit_timeout_s",
-            "reader_idle_s", "compete_warmup_s", "fetches", "fetch_timeout_s", "cli_limit_pct"]
+            "reader_idle_s", "compete_warmup_s", "fetches", "fetch_timeout_s", "cli_limit_pct",
+            "page_priorities"]
 
 
 def plan_words(rounds, settings, plan, link_order, profiles):

@@ -10,11 +10,16 @@ Each load is a load of results.csv of its own, page_h2_4, page_h2_6,
 page_h1_4 or page_h1_6 (protocol, address family), with the metrics
 ttlo_s (time to the last object), page_ok (every object whole, HTTP 200),
 objects, bytes, connects, tcp_s, tls_s (the handshake alone), html_s (the
-HTML's last byte), and the CPU counters of its interval."""
+HTML's last byte), paint_s (the last byte of the objects a first paint
+waits for, the style sheets and the preloaded fonts, from the object
+lines), and the CPU counters of its interval."""
 
 PROTOS = {"h2": "HTTP/2", "h1": "HTTP/1.1, six connections"}
 FAMILIES = {"4": "IPv4", "6": "IPv6"}
 LOADS = [f"page_{p}_{f}" for p in PROTOS for f in FAMILIES]
+# What a first paint waits for: the style sheets, and the fonts the page
+# preloads (bench/pageload gives them its highest HTTP/2 priority).
+PAINT = (".css", ".woff2", ".woff", ".ttf", ".otf")
 
 # The figures, as reportlib.figures.FIGURES has them: id, load, label,
 # decimals, better, whether it decides a comparison beyond the spread,
@@ -29,6 +34,7 @@ for _p in PROTOS:
         FIGURES += [
             (_pre + "_ttlo", _load, _what + ": time to the last object", 2, "lo", False, " s"),
             (_pre + "_html", _load, _what + ": the HTML's last byte", 2, "lo", False, " s"),
+            (_pre + "_paint", _load, _what + ": the style sheets' and fonts' last byte", 2, "lo", False, " s"),
             (_pre + "_srv_busy", _load, _what + ": server CPU busy", 0, None, False, "%"),
             (_pre + "_cli_busy", _load, _what + ": client CPU busy", 0, None, False, "%"),
         ]
@@ -57,10 +63,16 @@ def page_rows(text, add, add_cpu):
     value); ADD_CPU(load, start mark, end mark, keys) adds the CPU
     counters. A load whose line is missing (the client died) has page_ok
     0 and an infinite time: it was not served."""
+    paint = []  # the ends of this load's style sheets and fonts
     for line in text.splitlines():
+        if line.startswith("object "):
+            o = kv(line)
+            if o.get("path", "").split("?", 1)[0].endswith(PAINT) and number(o, "end") is not None:
+                paint.append(number(o, "end"))
+            continue
         if not line.startswith("page "):
             continue
-        v = kv(line)
+        v, ends, paint = kv(line), paint, []
         proto, family = v.get("proto"), v.get("family")
         if proto not in PROTOS or family not in FAMILIES:
             continue
@@ -71,6 +83,8 @@ def page_rows(text, add, add_cpu):
         for key, metric in (("html", "html_s"), ("tcp", "tcp_s")):
             if number(v, key) is not None:
                 add(load, metric, number(v, key))
+        if ends:
+            add(load, "paint_s", max(ends))
         if number(v, "tls") is not None and number(v, "tcp") is not None:
             add(load, "tls_s", number(v, "tls") - number(v, "tcp"))
         for key in ("objects", "bytes", "connects"):
@@ -92,5 +106,7 @@ def cell_figures(one, put, inf):
         put(pre + "_ttlo", one(load, "ttlo_s") if ok == 1 else inf)
         if ok == 1:
             put(pre + "_html", one(load, "html_s"))
+        if one(load, "paint_s") is not None:
+            put(pre + "_paint", one(load, "paint_s") if ok == 1 else inf)
         put(pre + "_srv_busy", one(load, "srv_busy_pct"))
         put(pre + "_cli_busy", one(load, "cli_busy_pct"))

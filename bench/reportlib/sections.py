@@ -290,10 +290,11 @@ def rest(res, summary, ctx, names, iws):
     return w
 
 
-# The figures the page's paired comparisons show: its time to the last
-# object, per load; the head-to-head of two mechanisms adds the rule's
+# The figures the page's paired comparisons show, per load: its time to
+# the last object, and to the last byte of the style sheets and fonts a
+# first paint waits for; the head-to-head of two mechanisms adds the rule's
 # primary for the initial window, the new visitor's small page.
-PAGE_TTLO = [f for f in FIG if f.startswith("pg") and f.endswith("_ttlo")]
+PAGE_FIGS = [f for f in FIG if f.startswith("pg") and f.endswith(("_ttlo", "_paint"))]
 
 
 def windows_of(c):
@@ -337,14 +338,21 @@ def page_section(summary, rounds, ctx):
     medians per pass, link and profile, each candidate paired against both
     copies of the package, and the two mechanisms of the initial window
     head to head. Shown beside the rule, not judged by it."""
-    loads = [f for f in PAGE_TTLO if any(k[3] == f for k in summary)]
+    loads = [f for f in PAGE_FIGS if any(k[3] == f for k in summary)]
     w = ["## What WP Panel serves: the WordPress-like page", ""]
     if not loads:
         return w + ["Not measured in this run (the runs before 2026-12-07 had no page loads).", ""]
     w += ["A first visit of bench/pageload's page as a browser without a cache makes it: the HTML over a new "
           "TCP connection and a full TLS 1.3 handshake, then its subresources, over HTTP/2 on the one connection "
-          "(IPv4 and IPv6) and over HTTP/1.1 on up to six (IPv4); the figure is the time to the last object's "
-          "last byte, a page that did not come whole counted as ∞. Median (min–max) over the rounds.", "",
+          "(IPv4 and IPv6) and over HTTP/1.1 on up to six (IPv4), %s. The figures: the time to the last object's "
+          "last byte%s; a page that did not come whole counted as ∞. Median (min–max) over the rounds." % (
+              "each HTTP/2 request with the priority a browser gives it (style sheets and fonts first, then "
+              "scripts, then images: settings/run.txt page_priorities browser)"
+              if ctx["settings"].get("page_priorities") == "browser" else
+              "the HTTP/2 requests without priorities (the runs before 2026-12-08 sent none: every stream "
+              "of the same weight)",
+              ", and to the last byte of the style sheets and fonts, what a first paint waits for"
+              if any(f.endswith("_paint") for f in loads) else ""), "",
           "| pass | link | profile | %s |" % " | ".join(FIG[f][2] for f in loads),
           "|---|---|---|%s" % ("---|" * len(loads))]
     for pas in ("decide", "ref"):
@@ -392,6 +400,7 @@ def page_section(summary, rounds, ctx):
 # reference pass: what a visitor and a site's owner see, and what the
 # bottleneck pays.
 INSTALLER_FIGS = ["ka_rps", "nv_p50", "rd_next", "dl_time", "pg24_ttlo", "pg26_ttlo", "pg14_ttlo",
+                  "pg24_paint", "pg26_paint", "pg14_paint",
                   "netem_drop", "srv_retrans", "other_rate"]
 
 
