@@ -829,6 +829,22 @@ check "plan: another seed, another plan" sh -c "! cmp -s '$tmp/plan.1' '$tmp/pla
 check_match "plan: the estimate on standard error" '^estimate [0-9]+$' "$(cat "$tmp/plan.err")"
 check_rc "plan: an unknown link" 1 "$top/bench/plan" "$tmp/plan-links" LINKS=c
 check_match "... says so" "^plan: LINKS: no link 'c'" "$out"
+# bench/run --plan says before a run whether its rounds can decide: the
+# placebo's guardrails, by the sign-flip test at 0.05/m. The 1-CPU pass on
+# lossy, compete and slow, bbr_fq's primary dl_time among them: 5 figures
+# a link and other_rate on compete, m = 16, 1/2^8 > 0.05/16 >= 1/2^9: its
+# default of 9 rounds decides, 8 do not. lowat's primary ka_srv_ms adds
+# one a link: lossy alone, m = 6, needs 7.
+runplan() { env -u BENCH_ROUNDS -u BENCH_LINKS -u BENCH_PROFILES BENCH_OUT="$tmp/no-run" "$@" "$top/bench/run" --plan 2>&1; }
+out=$(runplan BENCH_ONE_CPU=1)
+check_match "plan only: the 1-CPU pass, 9 rounds by default" 'decide pass: 9 round\(s\) x links \(lossy compete slow\)' "$out"
+check "plan only: ... which decide" sh -c "! echo '$out' | grep -q 'note:'"
+check_match "plan only: 8 rounds there cannot" \
+	"^bench: note: 8 round\\(s\\) in the decide pass: the placebo's 16 guardrail-link pair\\(s\\) need 9 \\(1/2\\^n at most 0.05/16\\), so this run decides nothing" \
+	"$(runplan BENCH_ONE_CPU=1 BENCH_ROUNDS=8)"
+check_match "plan only: a candidate's own primary counts" "the placebo's 6 guardrail-link pair\\(s\\) need 7" \
+	"$(runplan BENCH_ROUNDS=6 BENCH_LINKS=lossy BENCH_PROFILES='package placebo lowat')"
+check "plan only: nothing run, nothing written" test ! -e "$tmp/no-run"
 
 # The physical floors (bench/reportlib/floors.py), worked by hand. A full
 # segment: 1448 bytes of payload in a 1514-byte frame (66 bytes of headers).
