@@ -781,7 +781,7 @@ check_match "archive: ... says so" '^raw-archive: usage: bench/raw-archive pack 
 # report without its plot: gnuplot's bytes are those of its version).
 # results-thin was made by the method before (bench/report of commit
 # 304d5c5, from its archive; bench/README) and is not rebuilt here.
-for r in results results-initcwnd results-decide; do
+for r in results results-initcwnd results-decide results-1cpu; do
 	src=$top/bench/$r
 	if [ ! -f "$src/results.csv" ]; then
 		note "recorded run bench/$r: SKIP, not in this tree (the source package leaves it out)"
