@@ -34,6 +34,12 @@ fi
 
 . "$here/lib.sh"
 
+# No duplicate address detection in this namespace: an interface's IPv6
+# link-local address, and the local route the kernel gives it, are there
+# as soon as the interface is up, not a second later, between two
+# snapshots of the route tables that must be the same.
+sysctl -qw net.ipv6.conf.all.accept_dad=0 net.ipv6.conf.default.accept_dad=0
+
 sys=$(mktemp -d /tmp/nettune-sys.XXXXXX)
 trap 'rm -rf "$sys"' EXIT
 mkdir -p "$sys/usr" "$sys/dev" "$sys/proc" "$sys/sys" "$sys/run" "$sys/tmp" "$sys/var/lib" "$sys/opt"
